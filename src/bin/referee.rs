@@ -1,0 +1,34 @@
+//! `referee`: grading, refereeing and the reference solvers. See `referee --help`.
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+use referee::app;
+use referee::cli::{Command, RefereeCli};
+
+fn main() -> ExitCode {
+    let cli = match RefereeCli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let (message, code) = app::clap_failure("referee", &e);
+            if code == 0 {
+                print!("{message}");
+            } else {
+                eprintln!("{message}");
+            }
+            return ExitCode::from(code);
+        }
+    };
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut err = io::stderr();
+    let code = match &cli.command {
+        Command::Takestones(args) => {
+            app::takestones::run("referee takestones", args, &mut out, &mut err)
+        }
+        Command::Verify(args) => app::verify::run(args, &mut out),
+        Command::Bench(args) => app::bench::run(args, &mut out, &mut err),
+    };
+    let _ = out.flush();
+    ExitCode::from(code)
+}

@@ -1,0 +1,134 @@
+//! The two Take-Stones `testcase.txt` layouts the course shipped, read as they are.
+//!
+//! - Fall 2019 (stats): a line `outputN.txt:` names the expected file, the next line is the command,
+//!   `    $ java TakeStones ARGS`.
+//! - Spring 2017 (trace): one bare argument line per case; line `i` goes with `output<i>.txt`.
+
+/// One case as a course `testcase.txt` names it: the expected-output file and the arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseLine {
+    /// The file holding the expected output, relative to the suite's folder.
+    pub output_file: String,
+    /// The program's arguments.
+    pub args: Vec<String>,
+}
+
+/// A line of a `testcase.txt` that does not fit its layout.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("testcase.txt line {line}: {problem}")]
+pub struct LayoutError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub problem: String,
+}
+
+/// Reads the Fall 2019 layout (`outputN.txt:` then `$ java TakeStones ARGS`).
+///
+/// # Errors
+/// A command line with no file line before it, a file line with no command after it, or a command that is not
+/// `java TakeStones`.
+pub fn parse_stats_2019(text: &str) -> Result<Vec<CaseLine>, LayoutError> {
+    let mut cases = Vec::new();
+    let mut pending: Option<(usize, String)> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(file) = line.strip_suffix(':') {
+            if let Some((at, file)) = pending.replace((i + 1, file.to_string())) {
+                return Err(LayoutError {
+                    line: at,
+                    problem: format!("'{file}:' has no command line after it"),
+                });
+            }
+            continue;
+        }
+        let command = line.strip_prefix('$').map(str::trim).unwrap_or(line);
+        let Some((_, file)) = pending.take() else {
+            return Err(LayoutError {
+                line: i + 1,
+                problem: format!("command '{line}' has no 'outputN.txt:' line before it"),
+            });
+        };
+        let mut words = command.split_whitespace();
+        let (Some("java"), Some("TakeStones")) = (words.next(), words.next()) else {
+            return Err(LayoutError {
+                line: i + 1,
+                problem: format!("expected '$ java TakeStones ARGS', got '{line}'"),
+            });
+        };
+        cases.push(CaseLine {
+            output_file: file,
+            args: words.map(String::from).collect(),
+        });
+    }
+    if let Some((at, file)) = pending {
+        return Err(LayoutError {
+            line: at,
+            problem: format!("'{file}:' has no command line after it"),
+        });
+    }
+    Ok(cases)
+}
+
+/// Reads the Spring 2017 layout: non-empty line `i` is case `i`, expected in `output<i>.txt`.
+pub fn parse_trace_2017(text: &str) -> Vec<CaseLine> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| CaseLine {
+            output_file: format!("output{}.txt", i + 1),
+            args: l.split_whitespace().map(String::from).collect(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_2019_layout() {
+        let cases = parse_stats_2019("output1.txt:\n    $ java TakeStones 3 0 0\noutput2.txt:\n    $ java TakeStones 7 1 1 2\n").unwrap();
+        assert_eq!(cases.len(), 2);
+        assert_eq!(
+            cases[1],
+            CaseLine {
+                output_file: "output2.txt".into(),
+                args: vec!["7".into(), "1".into(), "1".into(), "2".into()]
+            }
+        );
+    }
+
+    #[test]
+    fn rejects_broken_2019_layouts() {
+        assert_eq!(
+            parse_stats_2019("    $ java TakeStones 3 0 0\n")
+                .unwrap_err()
+                .line,
+            1
+        );
+        assert_eq!(
+            parse_stats_2019("output1.txt:\noutput2.txt:\n")
+                .unwrap_err()
+                .line,
+            1
+        );
+        assert_eq!(
+            parse_stats_2019("a.txt:\n\n$ python3 x.py 1\n")
+                .unwrap_err()
+                .line,
+            3
+        );
+        assert_eq!(parse_stats_2019("a.txt:\n").unwrap_err().line, 1);
+    }
+
+    #[test]
+    fn reads_the_2017_layout() {
+        let cases = parse_trace_2017("3 0 0\n\n7 0 3\n");
+        assert_eq!(cases[1].output_file, "output2.txt");
+        assert_eq!(cases[1].args, ["7", "0", "3"]);
+    }
+}
