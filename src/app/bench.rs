@@ -16,22 +16,11 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         BoardChoice::Large => crate::game::takestones::MAX_STONES,
     };
     if args.from == 0 || args.from > args.to || args.to > limit {
-        let _ = writeln!(
-            err,
-            "referee bench: need 1 <= --from <= --to <= {limit} for this board"
-        );
+        let _ = writeln!(err, "referee bench: need 1 <= --from <= --to <= {limit} for this board");
         return exit::USAGE;
     }
-    let _ = writeln!(
-        out,
-        "takestones full search (stats edition, `N 0 0`), {:?} board",
-        args.board
-    );
-    let _ = writeln!(
-        out,
-        "{:>4} {:>14} {:>10} {:>12}",
-        "N", "nodes", "seconds", "Mnodes/s"
-    );
+    let _ = writeln!(out, "takestones full search (stats edition, `N 0 0`), {:?} board", args.board);
+    let _ = writeln!(out, "{:>4} {:>14} {:>10} {:>12}", "N", "nodes", "seconds", "Mnodes/s");
     let (mut nodes, mut seconds) = (0u64, 0f64);
     for n in args.from..=args.to {
         let result = match args.board {
@@ -44,17 +33,10 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         };
         nodes += visited;
         seconds += secs;
-        let _ = writeln!(
-            out,
-            "{n:>4} {visited:>14} {secs:>10.3} {:>12.1}",
-            visited as f64 / secs / 1e6
-        );
+        let _ = writeln!(out, "{n:>4} {visited:>14} {secs:>10.3} {:>12.1}", visited as f64 / secs / 1e6);
     }
-    let _ = writeln!(
-        out,
-        "total {nodes} nodes in {seconds:.3} s: {:.1} Mnodes/s",
-        nodes as f64 / seconds.max(1e-9) / 1e6
-    );
+    let _ =
+        writeln!(out, "total {nodes} nodes in {seconds:.3} s: {:.1} Mnodes/s", nodes as f64 / seconds.max(1e-9) / 1e6);
     exit::SUCCESS
 }
 
@@ -62,12 +44,6 @@ fn measure<B: Stones>(board: &B, n: u32) -> Option<(u64, f64)> {
     let position = Position::new(u64::from(n), vec![]).ok()?;
     let root = board.root(&position);
     let start = Instant::now();
-    let (solution, _) = stats_search(
-        board,
-        &root,
-        Limits::unlimited(),
-        CompositeCount::AllAvailable,
-    )
-    .ok()?;
+    let (solution, _) = stats_search(board, &root, Limits::unlimited(), CompositeCount::AllAvailable).ok()?;
     Some((solution.counters.visited, start.elapsed().as_secs_f64()))
 }

@@ -9,22 +9,14 @@ pub mod verify;
 pub fn clap_failure(program: &str, err: &clap::Error) -> (String, u8) {
     use clap::error::ErrorKind;
     match err.kind() {
-        ErrorKind::DisplayHelp
-        | ErrorKind::DisplayVersion
-        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             (err.to_string(), crate::cli::exit::SUCCESS)
         }
         _ => {
             let text = err.to_string();
-            let first = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid arguments");
+            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid arguments");
             let first = first.strip_prefix("error: ").unwrap_or(first);
-            (
-                format!("{program}: {first} (try --help)"),
-                crate::cli::exit::USAGE,
-            )
+            (format!("{program}: {first} (try --help)"), crate::cli::exit::USAGE)
         }
     }
 }

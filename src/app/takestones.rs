@@ -12,20 +12,8 @@ use crate::reference::takestones::{parse_args, solve, Options, Request, SolveErr
 /// The one-line description of what is wrong with the arguments.
 pub fn request(args: &TakeStonesArgs) -> Result<(Request, Option<PositionError>), String> {
     let parsed = parse_args(&args.numbers, args.strict).map_err(|e| e.to_string())?;
-    let options = Options {
-        composite: args.composite,
-        rounding: args.rounding,
-        negative_zero: args.negative_zero,
-    };
-    Ok((
-        Request {
-            position: parsed.position,
-            depth: parsed.depth,
-            edition: args.edition,
-            options,
-        },
-        parsed.warning,
-    ))
+    let options = Options { composite: args.composite, rounding: args.rounding, negative_zero: args.negative_zero };
+    Ok((Request { position: parsed.position, depth: parsed.depth, edition: args.edition, options }, parsed.warning))
 }
 
 /// Runs the solver: the edition's output on `out`, one line on `err` for anything wrong. Returns the exit code.
@@ -33,7 +21,10 @@ pub fn run(program: &str, args: &TakeStonesArgs, out: &mut dyn Write, err: &mut 
     let request = match request(args) {
         Ok((request, warning)) => {
             if let Some(w) = warning {
-                let _ = writeln!(err, "{program}: warning: {w} (accepted, as the course's own tests do; --strict rejects it)");
+                let _ = writeln!(
+                    err,
+                    "{program}: warning: {w} (accepted, as the course's own tests do; --strict rejects it)"
+                );
             }
             request
         }

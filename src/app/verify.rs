@@ -31,10 +31,7 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> u8 {
             let verdict = parse_numbers(&case.args)
                 .map_err(|e| e.to_string())
                 .and_then(|(position, depth)| {
-                    let request = Request {
-                        edition,
-                        ..Request::new(position, depth)
-                    };
+                    let request = Request { edition, ..Request::new(position, depth) };
                     solve_to_string(&request).map_err(|e| e.to_string())
                 })
                 .map(|(output, _)| first_difference(&case.expected, &output));
@@ -53,10 +50,7 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> u8 {
             };
         }
     }
-    let _ = writeln!(
-        out,
-        "verify: {matched} of {total} official cases match the reference byte for byte"
-    );
+    let _ = writeln!(out, "verify: {matched} of {total} official cases match the reference byte for byte");
     if matched == total {
         exit::SUCCESS
     } else {

@@ -23,9 +23,7 @@ fn main() -> ExitCode {
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut err = io::stderr();
     let code = match &cli.command {
-        Command::Takestones(args) => {
-            app::takestones::run("referee takestones", args, &mut out, &mut err)
-        }
+        Command::Takestones(args) => app::takestones::run("referee takestones", args, &mut out, &mut err),
         Command::Verify(args) => app::verify::run(args, &mut out),
         Command::Bench(args) => app::bench::run(args, &mut out, &mut err),
     };

@@ -21,10 +21,5 @@ fn main() -> ExitCode {
         }
     };
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    ExitCode::from(app::takestones::run(
-        "takestones",
-        &cli.args,
-        &mut out,
-        &mut io::stderr(),
-    ))
+    ExitCode::from(app::takestones::run("takestones", &cli.args, &mut out, &mut io::stderr()))
 }

@@ -12,7 +12,6 @@ pub const INTERNAL: u8 = 3;
 pub const GAME_OVER: u8 = 4;
 
 /// The table as `--help` shows it.
-pub const HELP: &str =
-    "Exit codes:\n  0  success\n  1  a check failed (verify: an official case differs)\n  \
+pub const HELP: &str = "Exit codes:\n  0  success\n  1  a check failed (verify: an official case differs)\n  \
 2  bad arguments or input (one line on stderr says what and where)\n  3  internal or I/O error\n  \
 4  the position has no legal move: the game is already over";

@@ -46,7 +46,7 @@ impl fmt::Display for Player {
 ///
 /// ```
 /// use referee::game::{Game, Player};
-/// use referee::game::takestones::{Position, SmallBoard};
+/// use referee::game::takestones::{Position, SmallBoard, Stones};
 ///
 /// let position = Position::new(7, vec![1, 4, 2]).unwrap();
 /// let board = SmallBoard::new(7).unwrap();

@@ -25,13 +25,7 @@ pub fn first_difference(expected: &str, actual: &str) -> Option<LineDiff> {
     loop {
         match (e.next(), a.next()) {
             (Some(x), Some(y)) if x == y => line += 1,
-            (x, y) => {
-                return Some(LineDiff {
-                    line,
-                    expected: x.map(String::from),
-                    actual: y.map(String::from),
-                })
-            }
+            (x, y) => return Some(LineDiff { line, expected: x.map(String::from), actual: y.map(String::from) }),
         }
     }
 }
@@ -44,20 +38,10 @@ mod tests {
     fn final_newline_is_the_only_slack() {
         assert_eq!(first_difference("a\nb", "a\nb\n"), None);
         assert_eq!(first_difference("a\nb\n", "a\nb"), None);
-        assert_eq!(
-            first_difference("a\nb\n", "a\nb\n\n").map(|d| d.line),
-            Some(3)
-        );
+        assert_eq!(first_difference("a\nb\n", "a\nb\n\n").map(|d| d.line), Some(3));
         assert_eq!(first_difference("a \n", "a\n").map(|d| d.line), Some(1));
         assert_eq!(first_difference("a\r\n", "a\n").map(|d| d.line), Some(1));
         let d = first_difference("a\nb\nc", "a\nb").unwrap();
-        assert_eq!(
-            d,
-            LineDiff {
-                line: 3,
-                expected: Some("c".into()),
-                actual: None
-            }
-        );
+        assert_eq!(d, LineDiff { line: 3, expected: Some("c".into()), actual: None });
     }
 }

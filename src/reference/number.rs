@@ -29,12 +29,7 @@ pub enum NegativeZero {
 /// Formats `x` with `decimals` digits after the point the way Java does under `rounding`.
 ///
 /// `x` must be finite (the course never prints infinities).
-pub fn format_fixed(
-    x: f64,
-    decimals: usize,
-    rounding: Rounding,
-    negative_zero: NegativeZero,
-) -> String {
+pub fn format_fixed(x: f64, decimals: usize, rounding: Rounding, negative_zero: NegativeZero) -> String {
     let magnitude = match rounding {
         Rounding::HalfUp => half_up_shortest(x.abs(), decimals),
         Rounding::HalfEven => format!("{:.*}", decimals, x.abs()),
@@ -54,11 +49,7 @@ fn half_up_shortest(x: f64, decimals: usize) -> String {
     let sci = format!("{x:e}");
     let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exponent: i64 = exponent.parse().unwrap_or(0);
-    let mut digits: Vec<u8> = mantissa
-        .bytes()
-        .filter(u8::is_ascii_digit)
-        .map(|b| b - b'0')
-        .collect();
+    let mut digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
     // A leading 0 gives a carry somewhere to go (9.96 -> 10.0) and makes `point` at least 1.
     digits.insert(0, 0);
     let point = exponent + 2; // digits before the decimal point in `digits`
@@ -87,16 +78,10 @@ fn half_up_shortest(x: f64, decimals: usize) -> String {
     if point > digits.len() {
         digits.resize(point, 0);
     }
-    let int_part: String = digits[..point]
-        .iter()
-        .map(|d| char::from(b'0' + d))
-        .collect();
+    let int_part: String = digits[..point].iter().map(|d| char::from(b'0' + d)).collect();
     let int_part = int_part.trim_start_matches('0');
     let int_part = if int_part.is_empty() { "0" } else { int_part };
-    let frac: String = digits[point..point + decimals]
-        .iter()
-        .map(|d| char::from(b'0' + d))
-        .collect();
+    let frac: String = digits[point..point + decimals].iter().map(|d| char::from(b'0' + d)).collect();
     if decimals == 0 {
         int_part.to_string()
     } else {
@@ -159,41 +144,17 @@ mod tests {
 
     #[test]
     fn negative_zero_is_kept_or_normalized() {
-        assert_eq!(
-            format_fixed(-0.0, 1, Rounding::HalfUp, NegativeZero::Keep),
-            "-0.0"
-        );
-        assert_eq!(
-            format_fixed(-0.0, 1, Rounding::HalfUp, NegativeZero::Normalize),
-            "0.0"
-        );
-        assert_eq!(
-            format_fixed(-0.01, 1, Rounding::HalfUp, NegativeZero::Keep),
-            "-0.0"
-        );
-        assert_eq!(
-            format_fixed(-0.01, 1, Rounding::HalfEven, NegativeZero::Normalize),
-            "0.0"
-        );
-        assert_eq!(
-            format_fixed(-0.6, 1, Rounding::HalfUp, NegativeZero::Normalize),
-            "-0.6"
-        );
+        assert_eq!(format_fixed(-0.0, 1, Rounding::HalfUp, NegativeZero::Keep), "-0.0");
+        assert_eq!(format_fixed(-0.0, 1, Rounding::HalfUp, NegativeZero::Normalize), "0.0");
+        assert_eq!(format_fixed(-0.01, 1, Rounding::HalfUp, NegativeZero::Keep), "-0.0");
+        assert_eq!(format_fixed(-0.01, 1, Rounding::HalfEven, NegativeZero::Normalize), "0.0");
+        assert_eq!(format_fixed(-0.6, 1, Rounding::HalfUp, NegativeZero::Normalize), "-0.6");
     }
 
     #[test]
     fn other_precisions() {
-        assert_eq!(
-            format_fixed(2.5, 0, Rounding::HalfUp, NegativeZero::Keep),
-            "3"
-        );
-        assert_eq!(
-            format_fixed(0.125, 2, Rounding::HalfUp, NegativeZero::Keep),
-            "0.13"
-        );
-        assert_eq!(
-            format_fixed(0.125, 2, Rounding::HalfEven, NegativeZero::Keep),
-            "0.12"
-        );
+        assert_eq!(format_fixed(2.5, 0, Rounding::HalfUp, NegativeZero::Keep), "3");
+        assert_eq!(format_fixed(0.125, 2, Rounding::HalfUp, NegativeZero::Keep), "0.13");
+        assert_eq!(format_fixed(0.125, 2, Rounding::HalfEven, NegativeZero::Keep), "0.12");
     }
 }

@@ -14,14 +14,14 @@ use crate::game::{Game, Player};
 /// [`Interrupted`] when the observer asks to stop.
 ///
 /// ```
-/// use referee::game::takestones::{Position, SmallBoard};
-/// use referee::reference::takestones::{Edition, Heuristic, Options};
+/// use referee::game::takestones::{Position, SmallBoard, Stones};
+/// use referee::reference::takestones::StatsEval;
 /// use referee::search::{alpha_beta, Counters, Limits};
 ///
 /// // `java TakeStones 7 3 1 4 2 3`, the stats edition's example.
 /// let board = SmallBoard::new(7).unwrap();
 /// let root = board.root(&Position::new(7, vec![1, 4, 2]).unwrap());
-/// let eval = Heuristic::new(Options::default());
+/// let eval = StatsEval::default();
 /// let mut counters = Counters::default();
 /// let result = alpha_beta(&board, &root, &eval, Limits::depth(3), (f64::NEG_INFINITY, f64::INFINITY), &mut counters)?;
 /// assert_eq!((result.best, result.value), (Some(6), 1.0));
@@ -41,20 +41,9 @@ where
     E: Evaluator<G>,
     O: Observer<G, E::Value>,
 {
-    let mut ctx = Ctx {
-        game,
-        eval,
-        limits,
-        observer,
-        best: None,
-    };
-    let value = ctx
-        .node(root, None, 0, window.0, window.1)
-        .ok_or(Interrupted)?;
-    Ok(SearchResult {
-        value,
-        best: ctx.best,
-    })
+    let mut ctx = Ctx { game, eval, limits, observer, best: None };
+    let value = ctx.node(root, None, 0, window.0, window.1).ok_or(Interrupted)?;
+    Ok(SearchResult { value, best: ctx.best })
 }
 
 /// What every node of one search shares.
@@ -88,27 +77,12 @@ where
         let terminal = self.game.is_terminal(state);
         if terminal || self.limits.is_cutoff(depth) {
             let value = self.eval.evaluate(self.game, state, terminal);
-            let kind = if terminal {
-                NodeKind::Terminal
-            } else {
-                NodeKind::DepthLimit
-            };
-            self.observer.exit(&NodeExit {
-                state,
-                via,
-                depth,
-                value,
-                window: Some((alpha, beta)),
-                kind,
-            });
+            let kind = if terminal { NodeKind::Terminal } else { NodeKind::DepthLimit };
+            self.observer.exit(&NodeExit { state, via, depth, value, window: Some((alpha, beta)), kind });
             return Some(value);
         }
         let maximizing = self.game.to_move(state) == Player::Max;
-        let mut v = if maximizing {
-            E::Value::MIN_BOUND
-        } else {
-            E::Value::MAX_BOUND
-        };
+        let mut v = if maximizing { E::Value::MIN_BOUND } else { E::Value::MAX_BOUND };
         let mut kind = NodeKind::Interior;
         let mut first = true;
         for mv in self.game.legal_moves(state) {
@@ -140,14 +114,7 @@ where
                 }
             }
         }
-        self.observer.exit(&NodeExit {
-            state,
-            via,
-            depth,
-            value: v,
-            window: Some((alpha, beta)),
-            kind,
-        });
+        self.observer.exit(&NodeExit { state, via, depth, value: v, window: Some((alpha, beta)), kind });
         Some(v)
     }
 }

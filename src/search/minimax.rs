@@ -27,10 +27,7 @@ where
     Ok(SearchResult { value, best })
 }
 
-#[expect(
-    clippy::too_many_arguments,
-    reason = "a private recursion; a context struct would only rename them"
-)]
+#[expect(clippy::too_many_arguments, reason = "a private recursion; a context struct would only rename them")]
 fn node<G, E, O>(
     game: &G,
     eval: &E,
@@ -53,40 +50,16 @@ where
     let terminal = game.is_terminal(state);
     if terminal || limits.is_cutoff(depth) {
         let value = eval.evaluate(game, state, terminal);
-        let kind = if terminal {
-            NodeKind::Terminal
-        } else {
-            NodeKind::DepthLimit
-        };
-        observer.exit(&NodeExit {
-            state,
-            via,
-            depth,
-            value,
-            window: None,
-            kind,
-        });
+        let kind = if terminal { NodeKind::Terminal } else { NodeKind::DepthLimit };
+        observer.exit(&NodeExit { state, via, depth, value, window: None, kind });
         return Some(value);
     }
     let maximizing = game.to_move(state) == Player::Max;
-    let mut v = if maximizing {
-        E::Value::MIN_BOUND
-    } else {
-        E::Value::MAX_BOUND
-    };
+    let mut v = if maximizing { E::Value::MIN_BOUND } else { E::Value::MAX_BOUND };
     let mut first = true;
     for mv in game.legal_moves(state) {
         let child = game.apply(state, mv);
-        let cv = node(
-            game,
-            eval,
-            limits,
-            observer,
-            &child,
-            Some(mv),
-            depth + 1,
-            best,
-        )?;
+        let cv = node(game, eval, limits, observer, &child, Some(mv), depth + 1, best)?;
         let better = if maximizing { cv > v } else { cv < v };
         if better || first {
             v = cv;
@@ -96,13 +69,6 @@ where
         }
         first = false;
     }
-    observer.exit(&NodeExit {
-        state,
-        via,
-        depth,
-        value: v,
-        window: None,
-        kind: NodeKind::Interior,
-    });
+    observer.exit(&NodeExit { state, via, depth, value: v, window: None, kind: NodeKind::Interior });
     Some(v)
 }

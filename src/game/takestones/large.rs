@@ -35,10 +35,7 @@ impl LargeState {
 impl LargeBoard {
     /// A board of `n` stones (`n >= 1`).
     pub fn new(n: u32) -> LargeBoard {
-        LargeBoard {
-            n,
-            largest_prime: largest_prime_factors(n),
-        }
+        LargeBoard { n, largest_prime: largest_prime_factors(n) }
     }
 
     /// Every stone that may follow the previous move, availability aside, in increasing order.
@@ -92,15 +89,11 @@ impl Game for LargeBoard {
     }
 
     fn is_terminal(&self, state: &LargeState) -> bool {
-        !self
-            .candidates(state.last)
-            .into_iter()
-            .any(|s| state.has(s))
+        !self.candidates(state.last).into_iter().any(|s| state.has(s))
     }
 
     fn winner(&self, state: &LargeState) -> Option<Player> {
-        self.is_terminal(state)
-            .then(|| self.to_move(state).opponent())
+        self.is_terminal(state).then(|| self.to_move(state).opponent())
     }
 }
 
@@ -145,10 +138,7 @@ impl Stones for LargeBoard {
     }
 
     fn count_available_multiples(&self, state: &LargeState, p: u32) -> u32 {
-        (p..=self.n)
-            .step_by(p as usize)
-            .filter(|&s| state.has(s))
-            .count() as u32
+        (p..=self.n).step_by(p as usize).filter(|&s| state.has(s)).count() as u32
     }
 
     fn count_legal_multiples(&self, state: &LargeState, p: u32) -> u32 {

@@ -49,7 +49,9 @@ pub enum PositionError {
         half: String,
     },
     /// A later move that is neither a multiple nor a factor of the previous one.
-    #[error("move {index} takes stone {stone}, which is neither a multiple nor a factor of the previous move {previous}")]
+    #[error(
+        "move {index} takes stone {stone}, which is neither a multiple nor a factor of the previous move {previous}"
+    )]
     NotRelated {
         /// 1-based move number.
         index: usize,
@@ -85,10 +87,7 @@ impl Position {
     ///
     /// # Errors
     /// Any other problem, in argument order.
-    pub fn new_relaxed(
-        n: u64,
-        taken: Vec<u64>,
-    ) -> Result<(Position, Option<PositionError>), PositionError> {
+    pub fn new_relaxed(n: u64, taken: Vec<u64>) -> Result<(Position, Option<PositionError>), PositionError> {
         if n == 0 {
             return Err(PositionError::NoStones);
         }
@@ -108,27 +107,12 @@ impl Position {
                 .ok_or(PositionError::OutOfRange { index, stone, n })?;
             let first = taken_at[stone as usize];
             if first != 0 {
-                return Err(PositionError::Repeated {
-                    index,
-                    stone,
-                    first,
-                });
+                return Err(PositionError::Repeated { index, stone, first });
             }
             if !follows(n, last, stone) {
                 match last {
-                    None => {
-                        warning = Some(PositionError::BadFirstMove {
-                            stone,
-                            half: half_of(n),
-                        })
-                    }
-                    Some(previous) => {
-                        return Err(PositionError::NotRelated {
-                            index,
-                            stone,
-                            previous,
-                        })
-                    }
+                    None => warning = Some(PositionError::BadFirstMove { stone, half: half_of(n) }),
+                    Some(previous) => return Err(PositionError::NotRelated { index, stone, previous }),
                 }
             }
             taken_at[stone as usize] = index;
@@ -190,67 +174,23 @@ mod tests {
     #[test]
     fn rejects_each_kind_of_bad_position() {
         assert_eq!(Position::new(0, vec![]), Err(PositionError::NoStones));
-        assert!(matches!(
-            Position::new(u64::from(MAX_STONES) + 1, vec![]),
-            Err(PositionError::TooManyStones { .. })
-        ));
-        assert!(matches!(
-            Position::new(7, vec![8]),
-            Err(PositionError::OutOfRange { index: 1, .. })
-        ));
-        assert!(matches!(
-            Position::new(7, vec![0]),
-            Err(PositionError::OutOfRange { index: 1, .. })
-        ));
-        assert_eq!(
-            Position::new(7, vec![1, 2, 1]),
-            Err(PositionError::Repeated {
-                index: 3,
-                stone: 1,
-                first: 1
-            })
-        );
-        assert_eq!(
-            Position::new(6, vec![3]),
-            Err(PositionError::BadFirstMove {
-                stone: 3,
-                half: "3".into()
-            })
-        );
-        assert_eq!(
-            Position::new(7, vec![2]),
-            Err(PositionError::BadFirstMove {
-                stone: 2,
-                half: "3.5".into()
-            })
-        );
-        assert_eq!(
-            Position::new(7, vec![3, 6, 5]),
-            Err(PositionError::NotRelated {
-                index: 3,
-                stone: 5,
-                previous: 6
-            })
-        );
+        assert!(matches!(Position::new(u64::from(MAX_STONES) + 1, vec![]), Err(PositionError::TooManyStones { .. })));
+        assert!(matches!(Position::new(7, vec![8]), Err(PositionError::OutOfRange { index: 1, .. })));
+        assert!(matches!(Position::new(7, vec![0]), Err(PositionError::OutOfRange { index: 1, .. })));
+        assert_eq!(Position::new(7, vec![1, 2, 1]), Err(PositionError::Repeated { index: 3, stone: 1, first: 1 }));
+        assert_eq!(Position::new(6, vec![3]), Err(PositionError::BadFirstMove { stone: 3, half: "3".into() }));
+        assert_eq!(Position::new(7, vec![2]), Err(PositionError::BadFirstMove { stone: 2, half: "3.5".into() }));
+        assert_eq!(Position::new(7, vec![3, 6, 5]), Err(PositionError::NotRelated { index: 3, stone: 5, previous: 6 }));
     }
 
     #[test]
     fn the_official_bad_first_move_is_a_warning_when_relaxed() {
         let (p, warning) = Position::new_relaxed(10, vec![4, 2, 6]).unwrap();
         assert_eq!(p.taken(), &[4, 2, 6]);
-        assert_eq!(
-            warning,
-            Some(PositionError::BadFirstMove {
-                stone: 4,
-                half: "5".into()
-            })
-        );
+        assert_eq!(warning, Some(PositionError::BadFirstMove { stone: 4, half: "5".into() }));
         assert!(Position::new(10, vec![4, 2, 6]).is_err());
         // Later moves are checked either way.
-        assert!(matches!(
-            Position::new_relaxed(10, vec![4, 3]),
-            Err(PositionError::NotRelated { index: 2, .. })
-        ));
+        assert!(matches!(Position::new_relaxed(10, vec![4, 3]), Err(PositionError::NotRelated { index: 2, .. })));
     }
 
     #[test]

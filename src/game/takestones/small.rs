@@ -7,10 +7,11 @@ use crate::game::{Game, Player};
 #[derive(Clone, Debug)]
 pub struct SmallBoard {
     n: u32,
-    /// `related[last]`: the stones that may follow `last` (index 0: the first move).
-    related: Vec<u128>,
+    /// `related[last]`: the stones that may follow `last` (index 0: the first move). Fixed-size tables indexed by
+    /// `x & 127` need no bounds check on the hot path.
+    related: Box<[u128; 128]>,
     /// `multiples[p]`: every stone that is a multiple of `p`.
-    multiples: Vec<u128>,
+    multiples: Box<[u128; 128]>,
     largest_prime: Vec<u32>,
 }
 
@@ -53,29 +54,19 @@ impl SmallBoard {
             return None;
         }
         let stones = 1..=n;
-        let mask_of = |keep: &dyn Fn(u32) -> bool| {
-            stones
-                .clone()
-                .filter(|&s| keep(s))
-                .fold(0u128, |m, s| m | 1 << s)
-        };
-        let related = (0..=n)
-            .map(|last| mask_of(&|s| follows(n, (last > 0).then_some(last), s)))
-            .collect();
-        let multiples = (0..=n)
-            .map(|p| if p == 0 { 0 } else { mask_of(&|s| s % p == 0) })
-            .collect();
-        Some(SmallBoard {
-            n,
-            related,
-            multiples,
-            largest_prime: largest_prime_factors(n),
-        })
+        let mask_of = |keep: &dyn Fn(u32) -> bool| stones.clone().filter(|&s| keep(s)).fold(0u128, |m, s| m | 1 << s);
+        let mut related = Box::new([0u128; 128]);
+        let mut multiples = Box::new([0u128; 128]);
+        for x in 0..=n {
+            related[x as usize] = mask_of(&|s| follows(n, (x > 0).then_some(x), s));
+            multiples[x as usize] = if x == 0 { 0 } else { mask_of(&|s| s % x == 0) };
+        }
+        Some(SmallBoard { n, related, multiples, largest_prime: largest_prime_factors(n) })
     }
 
     #[inline]
     fn legal_mask(&self, state: &SmallState) -> u128 {
-        state.available & self.related[state.last as usize]
+        state.available & self.related[(state.last & 127) as usize]
     }
 }
 
@@ -101,11 +92,7 @@ impl Game for SmallBoard {
     #[inline]
     fn apply(&self, state: &SmallState, mv: u32) -> SmallState {
         debug_assert!(self.legal_mask(state) >> mv & 1 == 1, "illegal move {mv}");
-        SmallState {
-            available: state.available & !(1u128 << mv),
-            last: mv,
-            taken: state.taken + 1,
-        }
+        SmallState { available: state.available & !(1u128 << mv), last: mv, taken: state.taken + 1 }
     }
 
     #[inline]
@@ -114,8 +101,7 @@ impl Game for SmallBoard {
     }
 
     fn winner(&self, state: &SmallState) -> Option<Player> {
-        self.is_terminal(state)
-            .then(|| self.to_move(state).opponent())
+        self.is_terminal(state).then(|| self.to_move(state).opponent())
     }
 }
 
@@ -128,11 +114,7 @@ impl Stones for SmallBoard {
         debug_assert_eq!(position.n(), self.n);
         let all = (1..=self.n).fold(0u128, |m, s| m | 1 << s);
         let available = position.taken().iter().fold(all, |m, &s| m & !(1u128 << s));
-        SmallState {
-            available,
-            last: position.last().unwrap_or(0),
-            taken: position.taken().len() as u32,
-        }
+        SmallState { available, last: position.last().unwrap_or(0), taken: position.taken().len() as u32 }
     }
 
     fn last(&self, state: &SmallState) -> Option<u32> {
@@ -159,12 +141,12 @@ impl Stones for SmallBoard {
 
     #[inline]
     fn count_available_multiples(&self, state: &SmallState, p: u32) -> u32 {
-        (state.available & self.multiples[p as usize]).count_ones()
+        (state.available & self.multiples[(p & 127) as usize]).count_ones()
     }
 
     #[inline]
     fn count_legal_multiples(&self, state: &SmallState, p: u32) -> u32 {
-        (self.legal_mask(state) & self.multiples[p as usize]).count_ones()
+        (self.legal_mask(state) & self.multiples[(p & 127) as usize]).count_ones()
     }
 
     #[inline]

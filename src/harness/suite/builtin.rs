@@ -14,44 +14,20 @@ struct Shipped {
 const STATS_2019: Shipped = Shipped {
     testcase: include_str!("../../../testcases/takestones/stats-2019/testcase.txt"),
     outputs: &[
-        (
-            "output1.txt",
-            include_str!("../../../testcases/takestones/stats-2019/output1.txt"),
-        ),
-        (
-            "output2.txt",
-            include_str!("../../../testcases/takestones/stats-2019/output2.txt"),
-        ),
-        (
-            "output3.txt",
-            include_str!("../../../testcases/takestones/stats-2019/output3.txt"),
-        ),
+        ("output1.txt", include_str!("../../../testcases/takestones/stats-2019/output1.txt")),
+        ("output2.txt", include_str!("../../../testcases/takestones/stats-2019/output2.txt")),
+        ("output3.txt", include_str!("../../../testcases/takestones/stats-2019/output3.txt")),
     ],
 };
 
 const TRACE_2017: Shipped = Shipped {
     testcase: include_str!("../../../testcases/takestones/trace-2017/testcase.txt"),
     outputs: &[
-        (
-            "output1.txt",
-            include_str!("../../../testcases/takestones/trace-2017/output1.txt"),
-        ),
-        (
-            "output2.txt",
-            include_str!("../../../testcases/takestones/trace-2017/output2.txt"),
-        ),
-        (
-            "output3.txt",
-            include_str!("../../../testcases/takestones/trace-2017/output3.txt"),
-        ),
-        (
-            "output4.txt",
-            include_str!("../../../testcases/takestones/trace-2017/output4.txt"),
-        ),
-        (
-            "output5.txt",
-            include_str!("../../../testcases/takestones/trace-2017/output5.txt"),
-        ),
+        ("output1.txt", include_str!("../../../testcases/takestones/trace-2017/output1.txt")),
+        ("output2.txt", include_str!("../../../testcases/takestones/trace-2017/output2.txt")),
+        ("output3.txt", include_str!("../../../testcases/takestones/trace-2017/output3.txt")),
+        ("output4.txt", include_str!("../../../testcases/takestones/trace-2017/output4.txt")),
+        ("output5.txt", include_str!("../../../testcases/takestones/trace-2017/output5.txt")),
     ],
 };
 
@@ -68,20 +44,10 @@ pub fn official_cases(edition: Edition) -> Result<Vec<Case>, LayoutError> {
         .into_iter()
         .enumerate()
         .map(|(i, CaseLine { output_file, args })| {
-            let expected = shipped
-                .outputs
-                .iter()
-                .find(|(name, _)| *name == output_file)
-                .map(|(_, text)| *text);
-            let expected = expected.ok_or_else(|| LayoutError {
-                line: i + 1,
-                problem: format!("no shipped file {output_file}"),
-            })?;
-            Ok(Case {
-                name: output_file,
-                args,
-                expected: expected.to_string(),
-            })
+            let expected = shipped.outputs.iter().find(|(name, _)| *name == output_file).map(|(_, text)| *text);
+            let expected = expected
+                .ok_or_else(|| LayoutError { line: i + 1, problem: format!("no shipped file {output_file}") })?;
+            Ok(Case { name: output_file, args, expected: expected.to_string() })
         })
         .collect()
 }

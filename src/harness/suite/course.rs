@@ -38,10 +38,7 @@ pub fn parse_stats_2019(text: &str) -> Result<Vec<CaseLine>, LayoutError> {
         }
         if let Some(file) = line.strip_suffix(':') {
             if let Some((at, file)) = pending.replace((i + 1, file.to_string())) {
-                return Err(LayoutError {
-                    line: at,
-                    problem: format!("'{file}:' has no command line after it"),
-                });
+                return Err(LayoutError { line: at, problem: format!("'{file}:' has no command line after it") });
             }
             continue;
         }
@@ -59,16 +56,10 @@ pub fn parse_stats_2019(text: &str) -> Result<Vec<CaseLine>, LayoutError> {
                 problem: format!("expected '$ java TakeStones ARGS', got '{line}'"),
             });
         };
-        cases.push(CaseLine {
-            output_file: file,
-            args: words.map(String::from).collect(),
-        });
+        cases.push(CaseLine { output_file: file, args: words.map(String::from).collect() });
     }
     if let Some((at, file)) = pending {
-        return Err(LayoutError {
-            line: at,
-            problem: format!("'{file}:' has no command line after it"),
-        });
+        return Err(LayoutError { line: at, problem: format!("'{file}:' has no command line after it") });
     }
     Ok(cases)
 }
@@ -91,37 +82,22 @@ mod tests {
 
     #[test]
     fn reads_the_2019_layout() {
-        let cases = parse_stats_2019("output1.txt:\n    $ java TakeStones 3 0 0\noutput2.txt:\n    $ java TakeStones 7 1 1 2\n").unwrap();
+        let cases = parse_stats_2019(
+            "output1.txt:\n    $ java TakeStones 3 0 0\noutput2.txt:\n    $ java TakeStones 7 1 1 2\n",
+        )
+        .unwrap();
         assert_eq!(cases.len(), 2);
         assert_eq!(
             cases[1],
-            CaseLine {
-                output_file: "output2.txt".into(),
-                args: vec!["7".into(), "1".into(), "1".into(), "2".into()]
-            }
+            CaseLine { output_file: "output2.txt".into(), args: vec!["7".into(), "1".into(), "1".into(), "2".into()] }
         );
     }
 
     #[test]
     fn rejects_broken_2019_layouts() {
-        assert_eq!(
-            parse_stats_2019("    $ java TakeStones 3 0 0\n")
-                .unwrap_err()
-                .line,
-            1
-        );
-        assert_eq!(
-            parse_stats_2019("output1.txt:\noutput2.txt:\n")
-                .unwrap_err()
-                .line,
-            1
-        );
-        assert_eq!(
-            parse_stats_2019("a.txt:\n\n$ python3 x.py 1\n")
-                .unwrap_err()
-                .line,
-            3
-        );
+        assert_eq!(parse_stats_2019("    $ java TakeStones 3 0 0\n").unwrap_err().line, 1);
+        assert_eq!(parse_stats_2019("output1.txt:\noutput2.txt:\n").unwrap_err().line, 1);
+        assert_eq!(parse_stats_2019("a.txt:\n\n$ python3 x.py 1\n").unwrap_err().line, 3);
         assert_eq!(parse_stats_2019("a.txt:\n").unwrap_err().line, 1);
     }
 

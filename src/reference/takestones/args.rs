@@ -82,18 +82,12 @@ pub fn parse_args<S: AsRef<str>>(args: &[S], strict: bool) -> Result<Parsed, Arg
         .collect::<Result<Vec<_>, _>>()?;
     let depth_text = args[args.len() - 1].as_ref();
     let depth = number("DEPTH", depth_text)?;
-    let depth = u32::try_from(depth).map_err(|_| ArgError::TooLarge {
-        name: "DEPTH".into(),
-        value: depth_text.into(),
-    })?;
+    let depth =
+        u32::try_from(depth).map_err(|_| ArgError::TooLarge { name: "DEPTH".into(), value: depth_text.into() })?;
     let (position, warning) = Position::new_relaxed(n, taken)?;
     match warning {
         Some(w) if strict => Err(w.into()),
-        warning => Ok(Parsed {
-            position,
-            depth,
-            warning,
-        }),
+        warning => Ok(Parsed { position, depth, warning }),
     }
 }
 
@@ -117,9 +111,7 @@ fn number(name: &str, text: &str) -> Result<u64, ArgError> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(err(|name, value| ArgError::NotInteger { name, value }));
     }
-    digits
-        .parse()
-        .map_err(|_| err(|name, value| ArgError::TooLarge { name, value }))
+    digits.parse().map_err(|_| err(|name, value| ArgError::TooLarge { name, value }))
 }
 
 #[cfg(test)]
@@ -142,44 +134,18 @@ mod tests {
     fn names_each_problem() {
         assert_eq!(parse("7 0"), Err(ArgError::Missing { got: 2 }));
         assert!(matches!(parse("x 0 0"), Err(ArgError::NotInteger { name, .. }) if name == "N"));
-        assert!(
-            matches!(parse("7 1 1.5 0"), Err(ArgError::NotInteger { name, .. }) if name == "T1")
-        );
+        assert!(matches!(parse("7 1 1.5 0"), Err(ArgError::NotInteger { name, .. }) if name == "T1"));
         assert!(matches!(parse("7 0 -1"), Err(ArgError::Negative { name, .. }) if name == "DEPTH"));
         assert!(matches!(parse("-7 0 0"), Err(ArgError::Negative { name, .. }) if name == "N"));
-        assert_eq!(
-            parse("7 2 1 0"),
-            Err(ArgError::CountMismatch { k: 2, got: 4 })
-        );
-        assert_eq!(
-            parse("7 0 1 0"),
-            Err(ArgError::CountMismatch { k: 0, got: 4 })
-        );
-        assert!(matches!(
-            parse("7 99999999999999999999999 0"),
-            Err(ArgError::TooLarge { .. })
-        ));
-        assert!(matches!(
-            parse("7 0 99999999999"),
-            Err(ArgError::TooLarge { .. })
-        ));
-        assert!(matches!(
-            parse("0 0 0"),
-            Err(ArgError::Position(PositionError::NoStones))
-        ));
-        assert!(matches!(
-            parse("7 2 3 5 0"),
-            Err(ArgError::Position(PositionError::NotRelated { .. }))
-        ));
+        assert_eq!(parse("7 2 1 0"), Err(ArgError::CountMismatch { k: 2, got: 4 }));
+        assert_eq!(parse("7 0 1 0"), Err(ArgError::CountMismatch { k: 0, got: 4 }));
+        assert!(matches!(parse("7 99999999999999999999999 0"), Err(ArgError::TooLarge { .. })));
+        assert!(matches!(parse("7 0 99999999999"), Err(ArgError::TooLarge { .. })));
+        assert!(matches!(parse("0 0 0"), Err(ArgError::Position(PositionError::NoStones))));
+        assert!(matches!(parse("7 2 3 5 0"), Err(ArgError::Position(PositionError::NotRelated { .. }))));
         assert!(parse("10 3 4 2 6 4").is_ok());
         let strict = parse_args(&["10", "3", "4", "2", "6", "4"], true);
-        assert!(matches!(
-            strict,
-            Err(ArgError::Position(PositionError::BadFirstMove {
-                stone: 4,
-                ..
-            }))
-        ));
+        assert!(matches!(strict, Err(ArgError::Position(PositionError::BadFirstMove { stone: 4, .. }))));
         assert!(parse("+7 0 +0").is_ok());
     }
 }

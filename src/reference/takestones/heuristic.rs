@@ -37,16 +37,9 @@ pub enum LeafClass {
 }
 
 /// Classifies a leaf of `board`. `terminal` says it has no legal move.
-pub fn classify<B: Stones>(
-    board: &B,
-    state: &B::State,
-    terminal: bool,
-    composite: CompositeCount,
-) -> LeafClass {
+pub fn classify<B: Stones>(board: &B, state: &B::State, terminal: bool, composite: CompositeCount) -> LeafClass {
     if terminal {
-        return LeafClass::Terminal {
-            winner: board.to_move(state).opponent(),
-        };
+        return LeafClass::Terminal { winner: board.to_move(state).opponent() };
     }
     let last = match board.last(state) {
         Some(last) if !board.is_available(state, 1) => last,
@@ -54,23 +47,17 @@ pub fn classify<B: Stones>(
         _ => return LeafClass::StoneOneAvailable,
     };
     if last == 1 {
-        return LeafClass::LastWasOne {
-            odd: board.legal_count(state) % 2 == 1,
-        };
+        return LeafClass::LastWasOne { odd: board.legal_count(state) % 2 == 1 };
     }
     let p = board.largest_prime_factor(last);
     if p == last {
-        return LeafClass::Prime {
-            odd: board.count_legal_multiples(state, p) % 2 == 1,
-        };
+        return LeafClass::Prime { odd: board.count_legal_multiples(state, p) % 2 == 1 };
     }
     let count = match composite {
         CompositeCount::AllAvailable => board.count_available_multiples(state, p),
         CompositeCount::LegalMoves => board.count_legal_multiples(state, p),
     };
-    LeafClass::Composite {
-        odd: count % 2 == 1,
-    }
+    LeafClass::Composite { odd: count % 2 == 1 }
 }
 
 /// The Fall 2019 evaluation: terminal +-1.0, then 0 / +-0.5 / +-0.7 / +-0.6, negated when Min is to move (so a 0 on
@@ -88,12 +75,8 @@ impl<B: Stones> Evaluator<B> for StatsEval {
     fn evaluate(&self, board: &B, state: &B::State, terminal: bool) -> f64 {
         let signed = |magnitude: f64, odd: bool| if odd { magnitude } else { -magnitude };
         let value = match classify(board, state, terminal, self.composite) {
-            LeafClass::Terminal {
-                winner: Player::Max,
-            } => return 1.0,
-            LeafClass::Terminal {
-                winner: Player::Min,
-            } => return -1.0,
+            LeafClass::Terminal { winner: Player::Max } => return 1.0,
+            LeafClass::Terminal { winner: Player::Min } => return -1.0,
             LeafClass::StoneOneAvailable => 0.0,
             LeafClass::LastWasOne { odd } => signed(0.5, odd),
             LeafClass::Prime { odd } => signed(0.7, odd),
@@ -120,12 +103,8 @@ impl<B: Stones> Evaluator<B> for TraceEval {
     fn evaluate(&self, board: &B, state: &B::State, terminal: bool) -> i32 {
         let signed = |magnitude: i32, odd: bool| if odd { magnitude } else { -magnitude };
         match classify(board, state, terminal, self.composite) {
-            LeafClass::Terminal {
-                winner: Player::Max,
-            } => 100,
-            LeafClass::Terminal {
-                winner: Player::Min,
-            } => -100,
+            LeafClass::Terminal { winner: Player::Max } => 100,
+            LeafClass::Terminal { winner: Player::Min } => -100,
             LeafClass::StoneOneAvailable => 0,
             LeafClass::LastWasOne { odd } => signed(5, odd),
             LeafClass::Prime { odd } => signed(7, odd),
@@ -150,43 +129,20 @@ mod tests {
     fn composite_reading_matters_where_the_trace_edition_proves_it() {
         // Official trace output2: path 3 -> 1 -> 4 in `7 0 3`, available 2 5 6 7. The largest prime factor of 4
         // is 2; available multiples {2, 6} are even (the leaf is -6), legal multiples {2} are odd.
-        assert_eq!(
-            leaf(7, &[3, 1, 4], CompositeCount::AllAvailable),
-            LeafClass::Composite { odd: false }
-        );
-        assert_eq!(
-            leaf(7, &[3, 1, 4], CompositeCount::LegalMoves),
-            LeafClass::Composite { odd: true }
-        );
+        assert_eq!(leaf(7, &[3, 1, 4], CompositeCount::AllAvailable), LeafClass::Composite { odd: false });
+        assert_eq!(leaf(7, &[3, 1, 4], CompositeCount::LegalMoves), LeafClass::Composite { odd: true });
     }
 
     #[test]
     fn stone_one_first_then_last_move_rules() {
-        assert_eq!(
-            leaf(7, &[3], CompositeCount::AllAvailable),
-            LeafClass::StoneOneAvailable
-        );
+        assert_eq!(leaf(7, &[3], CompositeCount::AllAvailable), LeafClass::StoneOneAvailable);
         // 7 1 1 -> legal moves 2..7 (six of them): even.
-        assert_eq!(
-            leaf(7, &[1], CompositeCount::AllAvailable),
-            LeafClass::LastWasOne { odd: false }
-        );
+        assert_eq!(leaf(7, &[1], CompositeCount::AllAvailable), LeafClass::LastWasOne { odd: false });
         // 7: 1 then 2: multiples of 2 left are 4 and 6.
-        assert_eq!(
-            leaf(7, &[1, 2], CompositeCount::AllAvailable),
-            LeafClass::Prime { odd: false }
-        );
-        assert_eq!(
-            leaf(7, &[1, 3], CompositeCount::AllAvailable),
-            LeafClass::Prime { odd: true }
-        );
+        assert_eq!(leaf(7, &[1, 2], CompositeCount::AllAvailable), LeafClass::Prime { odd: false });
+        assert_eq!(leaf(7, &[1, 3], CompositeCount::AllAvailable), LeafClass::Prime { odd: true });
         // Terminal: 3 0 -> 1, 2, then Max cannot move: Min wins.
-        assert_eq!(
-            leaf(3, &[1, 2], CompositeCount::AllAvailable),
-            LeafClass::Terminal {
-                winner: Player::Min
-            }
-        );
+        assert_eq!(leaf(3, &[1, 2], CompositeCount::AllAvailable), LeafClass::Terminal { winner: Player::Min });
     }
 
     #[test]
@@ -201,8 +157,6 @@ mod tests {
         assert_eq!((stats, trace), (0.7, -7));
         // A neutral leaf on Min's turn is Java's -0.0.
         let neutral = board.root(&Position::new(7, vec![3]).unwrap());
-        assert!(StatsEval::default()
-            .evaluate(&board, &neutral, false)
-            .is_sign_negative());
+        assert!(StatsEval::default().evaluate(&board, &neutral, false).is_sign_negative());
     }
 }

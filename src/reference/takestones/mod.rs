@@ -75,12 +75,7 @@ pub struct Request {
 impl Request {
     /// A request with the default edition and options.
     pub fn new(position: Position, depth: u32) -> Request {
-        Request {
-            position,
-            depth,
-            edition: Edition::default(),
-            options: Options::default(),
-        }
+        Request { position, depth, edition: Edition::default(), options: Options::default() }
     }
 
     fn limits(&self) -> Limits {
@@ -143,11 +138,7 @@ pub fn solve_to_string(request: &Request) -> Result<(String, Solution), SolveErr
 ///
 /// # Errors
 /// As [`solve`].
-pub fn solve_on<B: Stones>(
-    board: &B,
-    request: &Request,
-    out: &mut dyn Write,
-) -> Result<Solution, SolveError> {
+pub fn solve_on<B: Stones>(board: &B, request: &Request, out: &mut dyn Write) -> Result<Solution, SolveError> {
     let root = board.root(&request.position);
     let composite = request.options.composite;
     match request.edition {
@@ -160,36 +151,22 @@ pub fn solve_on<B: Stones>(
             let mut counters = Counters::default();
             let mut trace = TraceWriter::new(board, &mut *out);
             let eval = TraceEval { composite };
-            let result = alpha_beta(
-                board,
-                &root,
-                &eval,
-                request.limits(),
-                (-1000, 1000),
-                &mut (&mut counters, &mut trace),
-            );
+            let result =
+                alpha_beta(board, &root, &eval, request.limits(), (-1000, 1000), &mut (&mut counters, &mut trace));
             let written = trace.finish();
             let result = match result {
                 Ok(result) => result,
                 Err(Interrupted) => {
-                    return Err(SolveError::Io(
-                        written.err().unwrap_or_else(|| io::ErrorKind::Other.into()),
-                    ))
+                    return Err(SolveError::Io(written.err().unwrap_or_else(|| io::ErrorKind::Other.into())))
                 }
             };
             written?;
-            let best = result.best.ok_or(SolveError::NoLegalMove {
-                loser: board.to_move(&root),
-            })?;
+            let best = result.best.ok_or(SolveError::NoLegalMove { loser: board.to_move(&root) })?;
             let after = board.apply(&root, best);
             writeln!(out, "NEXT MOVE")?;
             writeln!(out, "{best}")?;
             trace::write_stones(out, &board.available(&after))?;
-            Ok(Solution {
-                best,
-                value: f64::from(result.value),
-                counters,
-            })
+            Ok(Solution { best, value: f64::from(result.value), counters })
         }
     }
 }
@@ -206,24 +183,8 @@ pub fn stats_search<B: Stones>(
 ) -> Result<(Solution, f64), SolveError> {
     let mut counters = Counters::default();
     let eval = StatsEval { composite };
-    let result = alpha_beta(
-        board,
-        root,
-        &eval,
-        limits,
-        (f64::NEG_INFINITY, f64::INFINITY),
-        &mut counters,
-    )
-    .map_err(|Interrupted| SolveError::Io(io::ErrorKind::Interrupted.into()))?;
-    let best = result.best.ok_or(SolveError::NoLegalMove {
-        loser: board.to_move(root),
-    })?;
-    Ok((
-        Solution {
-            best,
-            value: result.value,
-            counters,
-        },
-        result.value,
-    ))
+    let result = alpha_beta(board, root, &eval, limits, (f64::NEG_INFINITY, f64::INFINITY), &mut counters)
+        .map_err(|Interrupted| SolveError::Io(io::ErrorKind::Interrupted.into()))?;
+    let best = result.best.ok_or(SolveError::NoLegalMove { loser: board.to_move(root) })?;
+    Ok((Solution { best, value: result.value, counters }, result.value))
 }

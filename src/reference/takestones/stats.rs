@@ -10,12 +10,7 @@ use crate::reference::number::format_fixed;
 ///
 /// # Errors
 /// When `out` fails.
-pub fn write_stats(
-    out: &mut dyn Write,
-    solution: &Solution,
-    value: f64,
-    options: Options,
-) -> io::Result<()> {
+pub fn write_stats(out: &mut dyn Write, solution: &Solution, value: f64, options: Options) -> io::Result<()> {
     let fmt = |x: f64| format_fixed(x, 1, options.rounding, options.negative_zero);
     let c = &solution.counters;
     // A solution exists only when the root was expanded, so the branching factor is defined.

@@ -17,11 +17,7 @@ pub struct TraceWriter<'a, B, W> {
 impl<'a, B: Stones, W: Write> TraceWriter<'a, B, W> {
     /// A trace of searches on `board` into `out`.
     pub fn new(board: &'a B, out: W) -> Self {
-        TraceWriter {
-            board,
-            out,
-            error: None,
-        }
+        TraceWriter { board, out, error: None }
     }
 
     /// The first write error, if any.
