@@ -48,11 +48,12 @@ impl fmt::Display for Player {
 /// use referee::game::{Game, Player};
 /// use referee::game::takestones::{Position, SmallBoard, Stones};
 ///
-/// let position = Position::new(7, vec![1, 4, 2]).unwrap();
-/// let board = SmallBoard::new(7).unwrap();
+/// let position = Position::new(7, vec![1, 4, 2])?;
+/// let board = SmallBoard::new(7).ok_or("7 stones fit the fast board")?;
 /// let root = board.root(&position);
 /// assert_eq!(board.to_move(&root), Player::Min);
 /// assert_eq!(board.legal_moves(&root).collect::<Vec<_>>(), vec![6]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Game {
     /// A position. Cheap to clone for the fast games (`Copy` bitboards).

@@ -19,14 +19,14 @@ use crate::game::{Game, Player};
 /// use referee::search::{alpha_beta, Counters, Limits};
 ///
 /// // `java TakeStones 7 3 1 4 2 3`, the stats edition's example.
-/// let board = SmallBoard::new(7).unwrap();
-/// let root = board.root(&Position::new(7, vec![1, 4, 2]).unwrap());
+/// let board = SmallBoard::new(7).ok_or("7 stones fit the fast board")?;
+/// let root = board.root(&Position::new(7, vec![1, 4, 2])?);
 /// let eval = StatsEval::default();
 /// let mut counters = Counters::default();
 /// let result = alpha_beta(&board, &root, &eval, Limits::depth(3), (f64::NEG_INFINITY, f64::INFINITY), &mut counters)?;
 /// assert_eq!((result.best, result.value), (Some(6), 1.0));
 /// assert_eq!((counters.visited, counters.evaluated, counters.max_depth), (3, 1, 2));
-/// # Ok::<(), referee::search::Interrupted>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn alpha_beta<G, E, O>(
     game: &G,
