@@ -5,6 +5,23 @@ pub mod bench;
 pub mod takestones;
 pub mod verify;
 
+/// Stack for the command thread. A search recurses once per stone taken, so an unlimited search on the general
+/// board can go [`crate::game::takestones::MAX_STONES`] frames deep, far past the 8 MiB main-thread default.
+/// Only the pages actually touched are ever committed.
+pub const STACK_BYTES: usize = 1 << 30;
+
+/// Runs `command` on a thread with [`STACK_BYTES`] of stack and returns its exit code (3 if the thread could not
+/// be started or died).
+pub fn with_deep_stack(command: impl FnOnce() -> u8 + Send + 'static) -> u8 {
+    std::thread::Builder::new()
+        .name("referee".into())
+        .stack_size(STACK_BYTES)
+        .spawn(command)
+        .ok()
+        .and_then(|thread| thread.join().ok())
+        .unwrap_or(crate::cli::exit::INTERNAL)
+}
+
 /// Turns a clap error into one line for stderr and an exit code (help and version go to stdout with 0).
 pub fn clap_failure(program: &str, err: &clap::Error) -> (String, u8) {
     use clap::error::ErrorKind;

@@ -20,13 +20,15 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let mut err = io::stderr();
-    let code = match &cli.command {
-        Command::Takestones(args) => app::takestones::run("referee takestones", args, &mut out, &mut err),
-        Command::Verify(args) => app::verify::run(args, &mut out),
-        Command::Bench(args) => app::bench::run(args, &mut out, &mut err),
-    };
-    let _ = out.flush();
-    ExitCode::from(code)
+    ExitCode::from(app::with_deep_stack(move || {
+        let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+        let mut err = io::stderr();
+        let code = match &cli.command {
+            Command::Takestones(args) => app::takestones::run("referee takestones", args, &mut out, &mut err),
+            Command::Verify(args) => app::verify::run(args, &mut out),
+            Command::Bench(args) => app::bench::run(args, &mut out, &mut err),
+        };
+        let _ = out.flush();
+        code
+    }))
 }

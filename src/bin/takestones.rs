@@ -20,6 +20,8 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    ExitCode::from(app::takestones::run("takestones", &cli.args, &mut out, &mut io::stderr()))
+    ExitCode::from(app::with_deep_stack(move || {
+        let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+        app::takestones::run("takestones", &cli.args, &mut out, &mut io::stderr())
+    }))
 }
