@@ -22,6 +22,23 @@ pub fn with_deep_stack(command: impl FnOnce() -> u8 + Send + 'static) -> u8 {
         .unwrap_or(crate::cli::exit::INTERNAL)
 }
 
+/// Parses the process arguments as `C`; on failure prints help/version to stdout or one error line to stderr and
+/// returns the exit code to end with.
+///
+/// # Errors
+/// The exit code: 0 after `--help`/`--version`, 2 for bad arguments.
+pub fn parse_or_exit<C: clap::Parser>(program: &str) -> Result<C, u8> {
+    C::try_parse().map_err(|e| {
+        let (message, code) = clap_failure(program, &e);
+        if code == crate::cli::exit::SUCCESS {
+            print!("{message}");
+        } else {
+            eprintln!("{message}");
+        }
+        code
+    })
+}
+
 /// Turns a clap error into one line for stderr and an exit code (help and version go to stdout with 0).
 pub fn clap_failure(program: &str, err: &clap::Error) -> (String, u8) {
     use clap::error::ErrorKind;

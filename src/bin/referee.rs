@@ -3,22 +3,13 @@
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
 use referee::app;
 use referee::cli::{Command, RefereeCli};
 
 fn main() -> ExitCode {
-    let cli = match RefereeCli::try_parse() {
+    let cli = match app::parse_or_exit::<RefereeCli>("referee") {
         Ok(cli) => cli,
-        Err(e) => {
-            let (message, code) = app::clap_failure("referee", &e);
-            if code == 0 {
-                print!("{message}");
-            } else {
-                eprintln!("{message}");
-            }
-            return ExitCode::from(code);
-        }
+        Err(code) => return ExitCode::from(code),
     };
     ExitCode::from(app::with_deep_stack(move || {
         let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
