@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 
+use super::with_stack;
 use crate::cli::{exit, TakeStonesArgs};
 use crate::game::takestones::PositionError;
 use crate::reference::takestones::{parse_args, solve, Options, Request, SolveError};
@@ -17,24 +18,32 @@ pub fn request(args: &TakeStonesArgs) -> Result<(Request, Option<PositionError>)
 }
 
 /// Runs the solver: the edition's output on `out`, one line on `err` for anything wrong. Returns the exit code.
-pub fn run(program: &str, args: &TakeStonesArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let request = match request(args) {
-        Ok((request, warning)) => {
+pub fn run(program: &str, args: &TakeStonesArgs, out: &mut (dyn Write + Send), err: &mut dyn Write) -> u8 {
+    let (request, warning) = match request(args) {
+        Ok(parsed) => parsed,
+        Err(message) => {
+            let _ = writeln!(err, "{program}: {message}");
+            return exit::USAGE;
+        }
+    };
+    // The search recurses once per ply: give it room for the longest possible game (or the depth limit).
+    let plies = if request.depth == 0 { request.position.n() as usize + 2 } else { request.depth as usize + 2 };
+    let stack = (plies * 2048).max(8 << 20);
+    let Some(result) = with_stack(stack, || solve(&request, out).and_then(|_| out.flush().map_err(SolveError::Io)))
+    else {
+        let _ = writeln!(err, "{program}: internal error: the solver stopped unexpectedly");
+        return exit::INTERNAL;
+    };
+    match result {
+        Ok(()) => {
             if let Some(w) = warning {
                 let _ = writeln!(
                     err,
                     "{program}: warning: {w} (accepted, as the course's own tests do; --strict rejects it)"
                 );
             }
-            request
+            exit::SUCCESS
         }
-        Err(message) => {
-            let _ = writeln!(err, "{program}: {message}");
-            return exit::USAGE;
-        }
-    };
-    match solve(&request, out).and_then(|_| out.flush().map_err(SolveError::Io)) {
-        Ok(()) => exit::SUCCESS,
         Err(e @ SolveError::NoLegalMove { .. }) => {
             let _ = out.flush();
             let _ = writeln!(err, "{program}: {e}");

@@ -11,8 +11,8 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return ExitCode::from(code),
     };
-    ExitCode::from(app::with_deep_stack(move || {
-        let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    ExitCode::from({
+        let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
         app::takestones::run("takestones", &cli.args, &mut out, &mut io::stderr())
-    }))
+    })
 }

@@ -36,7 +36,7 @@ pub enum ArgError {
         value: String,
     },
     /// `K` does not match the number of stones between it and `DEPTH`.
-    #[error("K = {k} says {k} taken stone(s) follow, then DEPTH ({} arguments in all), but {got} argument(s) were given", k + 3)]
+    #[error("K = {k} says {k} taken stone(s) follow, then DEPTH, but {} number(s) stand between K and DEPTH", got.saturating_sub(3))]
     CountMismatch {
         /// The given K.
         k: u64,
@@ -104,6 +104,10 @@ fn number(name: &str, text: &str) -> Result<u64, ArgError> {
     let err = |make: fn(String, String) -> ArgError| make(name.to_string(), text.to_string());
     let digits = text.strip_prefix('+').unwrap_or(text);
     if let Some(rest) = text.strip_prefix('-') {
+        // Java's `Integer.parseInt("-0")` is 0: minus zero is not negative.
+        if !rest.is_empty() && rest.bytes().all(|b| b == b'0') {
+            return Ok(0);
+        }
         if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) {
             return Err(err(|name, value| ArgError::Negative { name, value }));
         }
@@ -147,5 +151,8 @@ mod tests {
         let strict = parse_args(&["10", "3", "4", "2", "6", "4"], true);
         assert!(matches!(strict, Err(ArgError::Position(PositionError::BadFirstMove { stone: 4, .. }))));
         assert!(parse("+7 0 +0").is_ok());
+        assert_eq!(parse("7 0 -0").map(|(_, d)| d), Ok(0));
+        let huge = parse("7 18446744073709551615 0").unwrap_err().to_string();
+        assert!(huge.contains("but 0 number(s) stand between K and DEPTH"), "{huge}");
     }
 }
