@@ -5,4 +5,8 @@
 //! ([`compare`]). The process runner and the renderers build on these.
 
 pub mod compare;
+pub mod grade;
+pub mod model;
+pub mod render;
+pub mod runner;
 pub mod suite;

@@ -1,9 +1,36 @@
 //! The official Take-Stones test files, compiled in from `testcases/takestones/` so the binary can check itself
 //! anywhere (`referee verify`).
 
-use super::course::{parse_stats_2019, parse_trace_2017, CaseLine, LayoutError};
-use super::Case;
+use super::course::{parse_stats_2019, parse_trace_2017, suite_from, CaseLine, LayoutError};
+use super::{Case, Suite, SuiteError};
 use crate::reference::takestones::Edition;
+
+/// The names `builtin:NAME` accepts.
+pub const NAMES: &[&str] = &["takestones-stats-2019", "takestones-trace-2017"];
+
+/// The built-in suite `name` (the official files of one edition).
+///
+/// # Errors
+/// [`SuiteError::UnknownBuiltin`] for any other name.
+pub fn suite(name: &str) -> Result<Suite, SuiteError> {
+    let shipped = match name {
+        "takestones-stats-2019" => &STATS_2019,
+        "takestones-trace-2017" => &TRACE_2017,
+        _ => return Err(SuiteError::UnknownBuiltin(name.to_string())),
+    };
+    let read = |file: &str| {
+        shipped
+            .outputs
+            .iter()
+            .find(|(n, _)| *n == file)
+            .map(|(_, t)| t.to_string())
+            .ok_or(format!("no shipped file {file}"))
+    };
+    suite_from(shipped.testcase, &format!("builtin:{name}"), read).map_err(|(line, problem)| SuiteError::Invalid {
+        path: format!("builtin:{name}"),
+        message: format!("line {line}: {problem}"),
+    })
+}
 
 /// The files of one shipped suite: its `testcase.txt` and its `outputN.txt` files by name.
 struct Shipped {

@@ -4,6 +4,85 @@
 //!   `    $ java TakeStones ARGS`.
 //! - Spring 2017 (trace): one bare argument line per case; line `i` goes with `output<i>.txt`.
 
+use std::path::Path;
+
+use super::{EditionName, Expected, ReferenceGame, ReferenceSpec, Suite, SuiteCase, SuiteError, DEFAULT_TIMEOUT};
+use crate::harness::compare::ComparePolicy;
+use crate::harness::model::Visibility;
+
+/// Which of the two layouts a `testcase.txt` is in: the Fall 2019 one has `outputN.txt:` lines.
+pub fn edition_of(testcase: &str) -> EditionName {
+    if testcase.lines().any(|l| l.trim_end().ends_with(':')) {
+        EditionName::Stats
+    } else {
+        EditionName::Trace
+    }
+}
+
+/// Builds a suite from a course `testcase.txt` and a way to read its `outputN.txt` files. One point per case,
+/// the course's comparison (exact but for the final newline), the Take-Stones reference of that edition.
+///
+/// # Errors
+/// The layout is broken, or an output file cannot be read (`read` says why).
+pub fn suite_from(
+    testcase: &str,
+    source: &str,
+    read: impl Fn(&str) -> Result<String, String>,
+) -> Result<Suite, (usize, String)> {
+    let edition = edition_of(testcase);
+    let lines = match edition {
+        EditionName::Stats => parse_stats_2019(testcase).map_err(|e| (e.line, e.problem))?,
+        EditionName::Trace => parse_trace_2017(testcase),
+    };
+    let mut cases = Vec::new();
+    for (i, line) in lines.into_iter().enumerate() {
+        let expected = read(&line.output_file).map_err(|e| (i + 1, e))?;
+        cases.push(SuiteCase {
+            name: line.output_file,
+            args: line.args,
+            stdin: None,
+            expected: Expected::Text(expected),
+            points: 1.0,
+            timeout: None,
+            tags: Vec::new(),
+            visibility: Visibility::Visible,
+            compare: None,
+        });
+    }
+    let label = match edition {
+        EditionName::Stats => "Take-Stones stats (Fall 2019 layout)",
+        EditionName::Trace => "Take-Stones trace (Spring 2017 layout)",
+    };
+    Ok(Suite {
+        name: format!("{label}: {source}"),
+        source: source.to_string(),
+        dir: None,
+        cases,
+        compare: ComparePolicy::course(),
+        timeout: DEFAULT_TIMEOUT,
+        reference: Some(ReferenceSpec { game: ReferenceGame::Takestones, edition }),
+        accept: Vec::new(),
+        command: None,
+        build: None,
+    })
+}
+
+/// Loads a course folder: `testcase.txt` plus its `outputN.txt` files, as the course shipped them.
+///
+/// # Errors
+/// A missing `testcase.txt` or output file, or a broken layout, naming the file and line.
+pub fn load_dir(dir: &Path) -> Result<Suite, SuiteError> {
+    let testcase_path = dir.join("testcase.txt");
+    let testcase = std::fs::read_to_string(&testcase_path)
+        .map_err(|source| SuiteError::Io { path: testcase_path.clone(), source })?;
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("cannot read {name}: {e}"));
+    let mut suite = suite_from(&testcase, &dir.display().to_string(), read).map_err(|(line, problem)| {
+        SuiteError::Layout { path: testcase_path.clone(), source: LayoutError { line, problem } }
+    })?;
+    suite.dir = Some(dir.to_path_buf());
+    Ok(suite)
+}
+
 /// One case as a course `testcase.txt` names it: the expected-output file and the arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CaseLine {
