@@ -1,0 +1,89 @@
+//! The launcher: `referee __exec CPU DATA FSIZE NPROC -- PROGRAM ARGS..`, a step between the runner and the
+//! submission that sets the resource limits on itself and then becomes the program (`exec`).
+//!
+//! Why not set them from the grader after spawning: changing the limits of a process owned by another user needs
+//! CAP_SYS_RESOURCE, which a container's root often lacks, and there would be a moment before they apply. The
+//! launcher already runs as the sandbox user, lowering its own limits needs no privilege, and `exec` keeps them.
+
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
+
+use super::Limits;
+
+/// The hidden subcommand that marks a launcher invocation.
+pub const SUBCOMMAND: &str = "__exec";
+
+/// Exit code of a launcher that could not start the program; its stderr then starts with [`FAILED_TAG`].
+pub const FAILED_EXIT: i32 = 127;
+
+/// What a launcher prints first on stderr when it cannot start the program (a NUL no real program starts with).
+pub const FAILED_TAG: &str = "\0referee-exec-failed: ";
+
+/// The `referee` binary that can act as launcher: this executable when it is `referee`, `$REFEREE_EXE`, or a
+/// `referee` beside this executable or one folder up (`target/debug/deps/..` in tests).
+pub fn launcher_path() -> Option<PathBuf> {
+    let me = std::env::current_exe().ok()?;
+    if me.file_stem().is_some_and(|s| s == "referee") {
+        return Some(me);
+    }
+    if let Some(p) = std::env::var_os("REFEREE_EXE").map(PathBuf::from).filter(|p| p.is_file()) {
+        return Some(p);
+    }
+    let dir = me.parent()?;
+    [dir.join("referee"), dir.parent()?.join("referee")].into_iter().find(|p| p.is_file())
+}
+
+/// The launcher's arguments for `limits` and `program args` (everything after the launcher path).
+pub fn arguments(limits: &Limits, nproc: Option<u64>, program: &OsStr, args: &[OsString]) -> Vec<OsString> {
+    let mut out: Vec<OsString> = vec![
+        SUBCOMMAND.into(),
+        limits.effective_cpu_seconds().to_string().into(),
+        limits.memory_bytes.to_string().into(),
+        limits.file_bytes.to_string().into(),
+        nproc.unwrap_or(0).to_string().into(),
+        "--".into(),
+        program.to_os_string(),
+    ];
+    out.extend(args.iter().cloned());
+    out
+}
+
+/// Runs the launcher given everything after [`SUBCOMMAND`]: sets the limits and becomes the program. Returns only
+/// when that fails, with the exit code to use after it has printed why.
+pub fn exec(args: &[OsString]) -> i32 {
+    let fail = |message: String| {
+        eprintln!("{FAILED_TAG}{message}");
+        FAILED_EXIT
+    };
+    let Some(split) = args.iter().position(|a| a == "--") else {
+        return fail("launcher: missing '--' before the program".into());
+    };
+    let numbers: Vec<u64> = args[..split].iter().filter_map(|a| a.to_str()?.parse().ok()).collect();
+    let [cpu, data, fsize, nproc] = numbers[..] else {
+        return fail("launcher: expected CPU DATA FSIZE NPROC before '--'".into());
+    };
+    let Some((program, rest)) = args[split + 1..].split_first() else {
+        return fail("launcher: no program after '--'".into());
+    };
+    #[cfg(unix)]
+    {
+        use rustix::process::{setrlimit, Resource, Rlimit};
+        let set = |resource, value: u64| setrlimit(resource, Rlimit { current: Some(value), maximum: Some(value) });
+        let mut results = vec![set(Resource::Cpu, cpu), set(Resource::Data, data), set(Resource::Fsize, fsize)];
+        results.push(set(Resource::Core, 0));
+        if nproc > 0 {
+            results.push(set(Resource::Nproc, nproc));
+        }
+        if let Some(e) = results.into_iter().find_map(Result::err) {
+            return fail(format!("cannot set resource limits: {e}"));
+        }
+        use std::os::unix::process::CommandExt;
+        let e = std::process::Command::new(program).args(rest).exec();
+        fail(format!("cannot start '{}': {e}", program.to_string_lossy()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (cpu, data, fsize, nproc, program, rest);
+        fail("launcher: only on Unix".into())
+    }
+}

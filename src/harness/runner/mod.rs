@@ -1,0 +1,19 @@
+//! Running untrusted commands: one process group per run, resource limits, capped capture, a wall-clock deadline
+//! that kills the whole tree (TERM, grace, KILL), and a hunt for descendants that leave the group.
+//!
+//! - [`process::run`]: one run, from [`RunSpec`] to [`RunOutcome`].
+//! - [`Limits`]: time, CPU, memory, output, processes, file size.
+//! - [`sandbox`]: the user runs execute as, the limits' system calls, marker-based cleanup.
+//! - [`launcher`]: `referee __exec`, which sets the limits on itself as the sandbox user, then execs the program.
+//! - [`Template`]: `--cmd` / `--build` templates.
+
+pub mod launcher;
+mod limits;
+pub mod process;
+pub mod sandbox;
+mod template;
+
+pub use limits::Limits;
+pub use process::{run, Exit, RunError, RunOutcome, RunSpec};
+pub use sandbox::Sandbox;
+pub use template::{Template, TemplateError};

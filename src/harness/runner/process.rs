@@ -1,0 +1,317 @@
+//! One run of an untrusted command: spawn, limit, feed, capture, time out, kill the whole tree.
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::launcher;
+use super::sandbox::{self, GroupSignal, Sandbox, MARKER_VAR};
+use super::Limits;
+
+/// After the main process exits, how long its pipes may stay open before the runner hunts for whoever holds them.
+const LINGER: Duration = Duration::from_millis(100);
+
+/// How a run is started.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    /// The program (a path, or a name looked up on `PATH`).
+    pub program: OsString,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// Its working directory.
+    pub cwd: PathBuf,
+    /// Standard input; closed when `None`.
+    pub stdin: Option<Vec<u8>>,
+    /// Extra environment variables.
+    pub env: Vec<(OsString, OsString)>,
+    /// Its limits.
+    pub limits: Limits,
+    /// Its containment.
+    pub sandbox: Sandbox,
+    /// Set from outside (Ctrl-C) to kill the run and return at once.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// How the main process ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// It exited with this code.
+    Code(i32),
+    /// A signal ended it.
+    Signal(i32),
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct RunOutcome {
+    /// How the main process ended.
+    pub exit: Exit,
+    /// It was still running at the wall-clock limit.
+    pub timed_out: bool,
+    /// It printed more than the output cap and was killed for it.
+    pub output_limited: bool,
+    /// The run was cancelled from outside.
+    pub cancelled: bool,
+    /// Standard output, up to the cap.
+    pub stdout: Vec<u8>,
+    /// Whether stdout was cut.
+    pub stdout_truncated: bool,
+    /// Standard error, up to the cap.
+    pub stderr: Vec<u8>,
+    /// Whether stderr was cut.
+    pub stderr_truncated: bool,
+    /// Wall-clock time from spawn to the main process's exit.
+    pub elapsed: Duration,
+    /// Processes it left running after the main process exited (all killed).
+    pub leftovers: bool,
+}
+
+/// Why a command could not be run at all (never the submission's fault).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The program could not be started.
+    #[error("cannot start '{program}': {source}")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Waiting for it failed.
+    #[error("lost track of '{program}': {message}")]
+    Lost {
+        /// The program.
+        program: String,
+        /// Why.
+        message: String,
+    },
+}
+
+enum Event {
+    Exited(std::io::Result<ExitStatus>),
+    Stream { stdout: bool, bytes: Vec<u8>, truncated: bool },
+    OverCap,
+}
+
+/// Runs `spec` to completion under its limits. Every path (exit, timeout, output flood, cancel, a descendant
+/// holding the pipes open) ends with the whole process group killed and every thread joined or detached.
+///
+/// # Errors
+/// [`RunError`] when the program cannot be started or waited for.
+pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
+    let program = spec.program.to_string_lossy().into_owned();
+    let resolved = sandbox::resolve_program(&spec.program, &spec.sandbox)
+        .map_err(|message| RunError::Spawn { program: program.clone(), source: std::io::Error::other(message) })?;
+    let marker = sandbox::next_marker();
+    let nproc = spec.sandbox.identity.map(|_| spec.limits.processes);
+    let launcher = launcher::launcher_path();
+    let mut command = match &launcher {
+        Some(path) => {
+            let mut c = Command::new(path);
+            c.args(launcher::arguments(&spec.limits, nproc, &resolved, &spec.args));
+            c
+        }
+        None => {
+            let mut c = Command::new(&resolved);
+            c.args(&spec.args);
+            c
+        }
+    };
+    command
+        .current_dir(&spec.cwd)
+        .env(MARKER_VAR, &marker)
+        .env("TMPDIR", &spec.cwd)
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .stdin(if spec.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+        if let Some(id) = spec.sandbox.identity {
+            command.uid(id.uid).gid(id.gid);
+        }
+    }
+    let start = Instant::now();
+    let mut child = sandbox::spawn_managed(|| {
+        let child = command.spawn()?;
+        let pid = child.id();
+        Ok((child, pid))
+    })
+    .map_err(|source| RunError::Spawn { program: program.clone(), source })?;
+    let pid = child.id();
+    if launcher.is_none() {
+        // No launcher to set them before exec: set them now (needs the same user or CAP_SYS_RESOURCE).
+        sandbox::apply_limits(pid, &spec.limits, &spec.sandbox);
+    }
+
+    let (tx, rx) = mpsc::channel();
+    let mut threads = Vec::new();
+    if let (Some(input), Some(mut stdin)) = (spec.stdin.clone(), child.stdin.take()) {
+        // A program that never reads its input must not block the runner: the writer is a thread of its own.
+        threads.push(std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        }));
+    }
+    let cap = spec.limits.output_bytes;
+    if let Some(out) = child.stdout.take() {
+        let tx = tx.clone();
+        threads.push(std::thread::spawn(move || drain(out, cap, true, &tx)));
+    }
+    if let Some(err) = child.stderr.take() {
+        let tx = tx.clone();
+        threads.push(std::thread::spawn(move || drain(err, cap, false, &tx)));
+    }
+    {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let status = child.wait();
+            sandbox::release(pid);
+            let _ = tx.send(Event::Exited(status));
+        });
+    }
+    drop(tx);
+
+    let deadline = start + spec.limits.timeout;
+    let mut state = Watch::default();
+    let mut kill_at: Option<Instant> = None;
+    let mut linger_until: Option<Instant> = None;
+    let mut hunts = 0;
+    while !(state.exit.is_some() && state.stdout.is_some() && state.stderr.is_some()) {
+        let now = Instant::now();
+        let next = match (state.exit.is_some(), kill_at, linger_until) {
+            (false, Some(k), _) => k,
+            (false, None, _) => deadline,
+            (true, _, Some(l)) => l,
+            (true, _, None) => now,
+        };
+        let tick = next.saturating_duration_since(now).min(Duration::from_millis(50));
+        match rx.recv_timeout(tick) {
+            Ok(Event::Exited(status)) => {
+                state.elapsed = start.elapsed();
+                state.exit =
+                    Some(status.map_err(|e| RunError::Lost { program: program.clone(), message: e.to_string() })?);
+                // Whatever is still in the group was left behind: kill it now.
+                state.leftovers |= sandbox::signal_group(pid, GroupSignal::Kill);
+                linger_until = Some(Instant::now() + LINGER);
+            }
+            Ok(Event::Stream { stdout, bytes, truncated }) => {
+                let slot = if stdout { &mut state.stdout } else { &mut state.stderr };
+                *slot = Some((bytes, truncated));
+            }
+            Ok(Event::OverCap) => {
+                state.output_limited = true;
+                sandbox::signal_group(pid, GroupSignal::Kill);
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+            Err(RecvTimeoutError::Timeout) => {
+                let now = Instant::now();
+                if spec.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) && !state.cancelled {
+                    state.cancelled = true;
+                    sandbox::signal_group(pid, GroupSignal::Kill);
+                    sandbox::kill_marked(Some(&marker));
+                } else if state.exit.is_none() && kill_at.is_none() && now >= deadline {
+                    state.timed_out = true;
+                    sandbox::signal_group(pid, GroupSignal::Terminate);
+                    kill_at = Some(now + spec.limits.grace);
+                } else if state.exit.is_none() && kill_at.is_some_and(|k| now >= k) {
+                    sandbox::signal_group(pid, GroupSignal::Kill);
+                    sandbox::kill_marked(Some(&marker));
+                    kill_at = Some(now + Duration::from_secs(1));
+                } else if state.exit.is_some() && linger_until.is_some_and(|l| now >= l) {
+                    // The main process is gone but a pipe is still open: a descendant left the group holding it.
+                    state.leftovers |= sandbox::kill_marked(Some(&marker)) > 0;
+                    hunts += 1;
+                    if hunts > 20 {
+                        // Unkillable holder (not ours to kill): give up on the rest of the stream.
+                        state.stdout.get_or_insert_with(|| (Vec::new(), true));
+                        state.stderr.get_or_insert_with(|| (Vec::new(), true));
+                    }
+                    linger_until = Some(now + LINGER);
+                }
+            }
+        }
+    }
+    state.leftovers |= sandbox::reap_orphans(&marker) > 0;
+    for t in threads {
+        if t.is_finished() {
+            let _ = t.join();
+        }
+    }
+    let exit =
+        state.exit.ok_or_else(|| RunError::Lost { program: program.clone(), message: "no exit status".into() })?;
+    let (stdout, stdout_truncated) = state.stdout.unwrap_or_default();
+    let (stderr, stderr_truncated) = state.stderr.unwrap_or_default();
+    if exit.code() == Some(launcher::FAILED_EXIT) {
+        if let Some(message) = stderr.strip_prefix(launcher::FAILED_TAG.as_bytes()) {
+            let message = String::from_utf8_lossy(message).trim_end().to_string();
+            return Err(RunError::Spawn { program, source: std::io::Error::other(message) });
+        }
+    }
+    Ok(RunOutcome {
+        exit: exit_of(exit),
+        timed_out: state.timed_out,
+        output_limited: state.output_limited,
+        cancelled: state.cancelled,
+        stdout,
+        stdout_truncated,
+        stderr,
+        stderr_truncated,
+        elapsed: state.elapsed,
+        leftovers: state.leftovers,
+    })
+}
+
+#[derive(Default)]
+struct Watch {
+    exit: Option<ExitStatus>,
+    stdout: Option<(Vec<u8>, bool)>,
+    stderr: Option<(Vec<u8>, bool)>,
+    timed_out: bool,
+    output_limited: bool,
+    cancelled: bool,
+    leftovers: bool,
+    elapsed: Duration,
+}
+
+/// Reads a pipe to its end, keeping at most `cap` bytes; past the cap it reports once and keeps discarding, so a
+/// writer never blocks on a full pipe.
+fn drain(mut pipe: impl Read, cap: usize, stdout: bool, tx: &Sender<Event>) {
+    let mut kept = Vec::new();
+    let mut truncated = false;
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match pipe.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                let room = cap.saturating_sub(kept.len());
+                kept.extend_from_slice(&buf[..n.min(room)]);
+                if n > room && !truncated {
+                    truncated = true;
+                    let _ = tx.send(Event::OverCap);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        }
+    }
+    let _ = tx.send(Event::Stream { stdout, bytes: kept, truncated });
+}
+
+fn exit_of(status: ExitStatus) -> Exit {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return Exit::Signal(signal);
+        }
+    }
+    Exit::Code(status.code().unwrap_or(-1))
+}
