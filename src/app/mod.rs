@@ -2,24 +2,26 @@
 //! the writers it is given and returns the exit code, so tests drive it without a process.
 
 pub mod bench;
+pub mod grade;
 pub mod takestones;
 pub mod verify;
 
-/// Stack for the command thread. A search recurses once per stone taken, so an unlimited search on the general
-/// board can go [`crate::game::takestones::MAX_STONES`] frames deep, far past the 8 MiB main-thread default.
-/// Only the pages actually touched are ever committed.
-pub const STACK_BYTES: usize = 1 << 30;
-
-/// Runs `command` on a thread with [`STACK_BYTES`] of stack and returns its exit code (3 if the thread could not
-/// be started or died).
-pub fn with_deep_stack(command: impl FnOnce() -> u8 + Send + 'static) -> u8 {
-    std::thread::Builder::new()
-        .name("referee".into())
-        .stack_size(STACK_BYTES)
-        .spawn(command)
-        .ok()
-        .and_then(|thread| thread.join().ok())
-        .unwrap_or(crate::cli::exit::INTERNAL)
+/// Runs `work` on a thread with a stack of `bytes` (a search recurses once per ply), falling back to smaller
+/// stacks and finally to the current thread when the address space is limited (a grader's memory limit counts a
+/// thread's stack). Returns `None` only if `work` itself panicked.
+pub fn with_stack<T: Send>(bytes: usize, work: impl FnOnce() -> T + Send) -> Option<T> {
+    let slot = std::sync::Mutex::new(Some(work));
+    let take = || slot.lock().ok().and_then(|mut guard| guard.take());
+    for size in [bytes, 64 << 20, 8 << 20] {
+        let joined = std::thread::scope(|scope| {
+            let spawned = std::thread::Builder::new().stack_size(size).spawn_scoped(scope, || take().map(|f| f()));
+            spawned.map(|handle| handle.join())
+        });
+        if let Ok(joined) = joined {
+            return joined.ok().flatten();
+        }
+    }
+    take().map(|f| f())
 }
 
 /// Parses the process arguments as `C`; on failure prints help/version to stdout or one error line to stderr and
@@ -43,8 +45,9 @@ pub fn parse_or_exit<C: clap::Parser>(program: &str) -> Result<C, u8> {
 pub fn clap_failure(program: &str, err: &clap::Error) -> (String, u8) {
     use clap::error::ErrorKind;
     match err.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            (err.to_string(), crate::cli::exit::SUCCESS)
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => (err.to_string(), crate::cli::exit::SUCCESS),
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            (format!("{program}: a command is required (try --help)"), crate::cli::exit::USAGE)
         }
         _ => {
             let text = err.to_string();

@@ -7,19 +7,26 @@ use referee::app;
 use referee::cli::{Command, RefereeCli};
 
 fn main() -> ExitCode {
+    // The runner's launcher step (see `harness::runner::launcher`), before any argument parsing.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == referee::harness::runner::launcher::SUBCOMMAND) {
+        let code = referee::harness::runner::launcher::exec(&args[2..]);
+        return ExitCode::from(u8::try_from(code).unwrap_or(1));
+    }
     let cli = match app::parse_or_exit::<RefereeCli>("referee") {
         Ok(cli) => cli,
         Err(code) => return ExitCode::from(code),
     };
-    ExitCode::from(app::with_deep_stack(move || {
-        let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    ExitCode::from({
+        let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
         let mut err = io::stderr();
         let code = match &cli.command {
             Command::Takestones(args) => app::takestones::run("referee takestones", args, &mut out, &mut err),
+            Command::Grade(args) => app::grade::run(args, &mut out, &mut err),
             Command::Verify(args) => app::verify::run(args, &mut out),
             Command::Bench(args) => app::bench::run(args, &mut out, &mut err),
         };
         let _ = out.flush();
         code
-    }))
+    })
 }

@@ -60,10 +60,87 @@ pub struct RefereeCli {
 pub enum Command {
     /// Solve a Take-Stones position exactly as the student program must (same arguments, same output).
     Takestones(TakeStonesArgs),
+    /// Grade one submission (--dir) or a class folder (--submissions) against a suite.
+    Grade(Box<GradeArgs>),
     /// Check the reference solvers against the official course test files built into this binary.
     Verify(VerifyArgs),
     /// Measure search speed and print the numbers.
     Bench(BenchArgs),
+}
+
+/// When to color terminal output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum ColorChoice {
+    /// When stdout is a terminal and `NO_COLOR` is unset.
+    #[default]
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// `referee grade`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "Exit codes: 0 every case passed, 1 some case did not pass, 2 usage or suite error, \
+3 harness error (never the student's fault), 130 interrupted (a class run resumes where it stopped).")]
+pub struct GradeArgs {
+    /// The suite: a course folder with testcase.txt, a suite .toml (or a folder with suite.toml), or
+    /// builtin:takestones-stats-2019 / builtin:takestones-trace-2017.
+    #[arg(long)]
+    pub suite: String,
+    /// Command per case, run without a shell: {dir} is the submission's folder, {args} the case's arguments.
+    /// Example: 'java -cp {dir} TakeStones {args}'.
+    #[arg(long)]
+    pub cmd: Option<String>,
+    /// Build step run once per submission in its scratch copy, e.g. "sh -c 'javac -d {dir} {dir}/*.java'".
+    #[arg(long)]
+    pub build: Option<String>,
+    /// Run --cmd and --build through `sh -c` (values shell-quoted).
+    #[arg(long)]
+    pub shell: bool,
+    /// One submission: its folder or zip (default: the current folder).
+    #[arg(long, conflicts_with = "submissions")]
+    pub dir: Option<std::path::PathBuf>,
+    /// A class: a folder holding one folder or zip per student (`netid-HW2-P3.zip`, `netidHW2P3.zip`, ...).
+    #[arg(long)]
+    pub submissions: Option<std::path::PathBuf>,
+    /// Where a class run writes its results (default: ./referee-results).
+    #[arg(long, requires = "submissions")]
+    pub out: Option<std::path::PathBuf>,
+    /// Re-grade every student, ignoring results of earlier runs in --out.
+    #[arg(long, requires = "submissions")]
+    pub fresh: bool,
+    /// Runs at once (students for a class, cases for one submission); default: all cores.
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+    /// Report format for one submission (a class run writes all of them).
+    #[arg(long, value_enum)]
+    pub format: Option<crate::harness::render::Format>,
+    /// Per-case wall-clock limit, overriding the suite's (default 10s, the course's).
+    #[arg(long)]
+    pub timeout: Option<String>,
+    /// Wall-clock limit of the build step (default 120s).
+    #[arg(long)]
+    pub build_timeout: Option<String>,
+    /// Memory limit per run (data segment; default 2GiB, enough for a JVM).
+    #[arg(long)]
+    pub memory: Option<String>,
+    /// Bytes kept of stdout and of stderr per run; more is cut and the run stopped (default 8MiB).
+    #[arg(long)]
+    pub output_limit: Option<String>,
+    /// Also accept these spec-silent readings (computed by the reference): composite, rounding, negative-zero.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub accept: Vec<crate::harness::suite::Reading>,
+    /// Color: auto, always, never.
+    #[arg(long, value_enum, default_value_t)]
+    pub color: ColorChoice,
+    /// Run submissions as the grader's own user even when it is root (by default root runs them as `nobody`).
+    #[arg(long)]
+    pub run_as_self: bool,
+    /// Where scratch folders go (default: the system temp folder).
+    #[arg(long)]
+    pub work: Option<std::path::PathBuf>,
 }
 
 /// `referee verify`.

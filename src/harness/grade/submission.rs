@@ -1,0 +1,299 @@
+//! Grading one submission: lay it out, build it, run every case, judge each output.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::parallel::for_each_parallel;
+use super::prepared::PreparedSuite;
+use super::workspace::lay_out;
+use crate::harness::compare::judge;
+use crate::harness::model::{BuildResult, Captured, CaseResult, Status, SubmissionResult};
+use crate::harness::runner::{self, Exit, Limits, RunSpec, Sandbox, Template};
+use crate::harness::suite::{Expected, SuiteCase};
+
+/// How to grade: the commands, limits and containment shared by every submission of a run.
+#[derive(Clone, Debug)]
+pub struct GradeConfig {
+    /// The command run per case.
+    pub command: Template,
+    /// The build step run once per submission.
+    pub build: Option<Template>,
+    /// Limits of each case run (the timeout is replaced by the case's).
+    pub limits: Limits,
+    /// Wall-clock limit of the build step.
+    pub build_timeout: Duration,
+    /// Containment.
+    pub sandbox: Sandbox,
+    /// Cases run at once within one submission.
+    pub case_jobs: usize,
+    /// Set to stop everything (Ctrl-C).
+    pub cancel: Arc<AtomicBool>,
+    /// Identifies this grading run in the results.
+    pub run_id: String,
+}
+
+/// Grading stopped because it was cancelled; nothing partial is returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("grading cancelled")]
+pub struct Cancelled;
+
+/// Grades the submission at `source` (a folder or a zip) as student `id`, using `scratch` as its work folder.
+///
+/// # Errors
+/// [`Cancelled`] when the run was cancelled; every other problem is recorded in the result.
+pub fn grade_submission(
+    id: &str,
+    source: &Path,
+    scratch: &Path,
+    suite: &PreparedSuite,
+    config: &GradeConfig,
+) -> Result<SubmissionResult, Cancelled> {
+    let fingerprint = fingerprint(suite, config);
+    // A uid of its own while it is graded (with dedicated users), released when this function returns.
+    let (sandbox, _lease) = config.sandbox.lease();
+    let config = &GradeConfig { sandbox, ..config.clone() };
+    let finish = |build: Option<BuildResult>, cases: Vec<CaseResult>| SubmissionResult {
+        id: id.to_string(),
+        source: source.display().to_string(),
+        build,
+        score: cases.iter().map(|c| c.score).sum(),
+        max_score: cases.iter().map(|c| c.max_score).sum(),
+        cases,
+        run: config.run_id.clone(),
+        fingerprint: fingerprint.clone(),
+    };
+    let dir = match lay_out(source, &scratch.join("submission"), &config.sandbox) {
+        Ok(dir) => dir,
+        Err(e) => {
+            let message = format!("the submission could not be unpacked: {e}");
+            let build = BuildResult { ok: false, command: String::new(), message: message.clone(), elapsed_ms: 0 };
+            return Ok(finish(Some(build), not_run(suite, Status::BuildError, &message)));
+        }
+    };
+    let build = match &config.build {
+        Some(template) => {
+            let result = build_step(template, &dir, config)?;
+            if !result.ok {
+                let cases = not_run(suite, Status::BuildError, &result.message);
+                return Ok(finish(Some(result), cases));
+            }
+            Some(result)
+        }
+        None => None,
+    };
+    let indices: Vec<usize> = (0..suite.suite.cases.len()).collect();
+    let mut results: Vec<Option<CaseResult>> = vec![None; indices.len()];
+    let mut cancelled = false;
+    for_each_parallel(
+        &indices,
+        config.case_jobs,
+        |&i| run_case(i, &dir, suite, config),
+        |i, r| match r {
+            Ok(r) => results[i] = Some(r),
+            Err(Cancelled) => cancelled = true,
+        },
+    );
+    if cancelled || config.cancel.load(Ordering::Relaxed) {
+        return Err(Cancelled);
+    }
+    Ok(finish(build, results.into_iter().flatten().collect()))
+}
+
+/// What identifies "graded the same way": the suite, the commands and the limits.
+pub fn fingerprint(suite: &PreparedSuite, config: &GradeConfig) -> String {
+    let extra =
+        format!("{}|{:?}|{:?}", config.command.text(), config.build.as_ref().map(Template::text), config.limits);
+    suite.suite.fingerprint(&extra)
+}
+
+fn not_run(suite: &PreparedSuite, status: Status, message: &str) -> Vec<CaseResult> {
+    let first_line = message.lines().next().unwrap_or(message).to_string();
+    suite
+        .suite
+        .cases
+        .iter()
+        .zip(&suite.candidates)
+        .map(|(case, c)| blank(case, c, status, first_line.clone()))
+        .collect()
+}
+
+fn blank(
+    case: &SuiteCase,
+    candidates: &Result<Vec<crate::harness::compare::Candidate>, String>,
+    status: Status,
+    detail: String,
+) -> CaseResult {
+    let expected = match (candidates, &case.expected) {
+        (Ok(c), _) if !c.is_empty() => c[0].text.clone(),
+        (_, Expected::Text(t)) => t.clone(),
+        _ => String::new(),
+    };
+    CaseResult {
+        name: case.name.clone(),
+        args: case.args.clone(),
+        status,
+        score: 0.0,
+        max_score: case.points,
+        visibility: case.visibility,
+        tags: case.tags.clone(),
+        detail,
+        reading: None,
+        lines_matched: None,
+        difference: None,
+        expected,
+        stdout: Captured::default(),
+        stderr: Captured::default(),
+        elapsed_ms: 0,
+    }
+}
+
+fn spec(
+    program: std::ffi::OsString,
+    args: Vec<std::ffi::OsString>,
+    cwd: &Path,
+    stdin: Option<Vec<u8>>,
+    limits: Limits,
+    config: &GradeConfig,
+) -> RunSpec {
+    RunSpec {
+        program,
+        args,
+        cwd: cwd.to_path_buf(),
+        stdin,
+        env: Vec::new(),
+        limits,
+        sandbox: config.sandbox,
+        cancel: Some(config.cancel.clone()),
+    }
+}
+
+fn build_step(template: &Template, dir: &Path, config: &GradeConfig) -> Result<BuildResult, Cancelled> {
+    let (program, args) = template.expand(dir, &[]);
+    let limits = Limits { output_bytes: 1 << 20, ..config.limits.with_timeout(config.build_timeout) };
+    let start = Instant::now();
+    let outcome = runner::run(&spec(program, args, dir, None, limits, config));
+    let elapsed_ms = start.elapsed().as_millis() as u64;
+    let command = template.text().to_string();
+    let outcome = match outcome {
+        Ok(o) if o.cancelled => return Err(Cancelled),
+        Ok(o) => o,
+        Err(e) => {
+            return Ok(BuildResult {
+                ok: false,
+                command,
+                message: format!("the build step could not run: {e}"),
+                elapsed_ms,
+            })
+        }
+    };
+    let why = if outcome.timed_out {
+        Some(format!("the build timed out after {} s", config.build_timeout.as_secs()))
+    } else {
+        match outcome.exit {
+            Exit::Code(0) => None,
+            Exit::Code(c) => Some(format!("the build failed (exit code {c})")),
+            Exit::Signal(s) => Some(format!("the build was killed by {}", signal_name(s))),
+        }
+    };
+    let message = match why {
+        None => String::new(),
+        Some(why) => {
+            let mut text = String::from_utf8_lossy(&outcome.stderr).into_owned();
+            text.push_str(&String::from_utf8_lossy(&outcome.stdout));
+            format!("{why}:\n{}", tail(&text, 40))
+        }
+    };
+    Ok(BuildResult { ok: message.is_empty(), command, message, elapsed_ms })
+}
+
+fn run_case(index: usize, dir: &Path, suite: &PreparedSuite, config: &GradeConfig) -> Result<CaseResult, Cancelled> {
+    let case = &suite.suite.cases[index];
+    let candidates = &suite.candidates[index];
+    let candidates = match candidates {
+        Ok(c) => c,
+        Err(e) => return Ok(blank(case, candidates, Status::HarnessError, format!("no expected output: {e}"))),
+    };
+    let timeout = case.timeout.unwrap_or(suite.suite.timeout);
+    let (program, args) = config.command.expand(dir, &case.args);
+    let outcome =
+        runner::run(&spec(program, args, dir, case.stdin.clone(), config.limits.with_timeout(timeout), config));
+    let outcome = match outcome {
+        Ok(o) if o.cancelled => return Err(Cancelled),
+        Ok(o) => o,
+        Err(e) => return Ok(blank(case, &Ok(candidates.clone()), Status::HarnessError, e.to_string())),
+    };
+    let mut result = blank(case, &Ok(candidates.clone()), Status::Failed, String::new());
+    result.stdout = captured(&outcome.stdout, outcome.stdout_truncated);
+    result.stderr = captured(&outcome.stderr, outcome.stderr_truncated);
+    result.elapsed_ms = outcome.elapsed.as_millis() as u64;
+    let (status, detail) = if outcome.output_limited {
+        (Status::OutputLimit, format!("printed more than {} bytes; stopped there", config.limits.output_bytes))
+    } else if outcome.timed_out {
+        (
+            Status::Timeout,
+            format!("still running after {}; the whole process tree was killed", humantime::format_duration(timeout)),
+        )
+    } else {
+        match outcome.exit {
+            Exit::Signal(s) => (Status::Crashed, format!("killed by {}", signal_name(s))),
+            Exit::Code(c) if c != 0 => (Status::NonzeroExit, format!("exit code {c}")),
+            Exit::Code(_) => {
+                let policy = case.compare.unwrap_or(suite.suite.compare);
+                let verdict = judge(candidates, &outcome.stdout, &policy);
+                result.reading = verdict.reading.clone();
+                // The diff is against the reading the output came closest to.
+                if let Some(closest) = candidates.get(verdict.candidate) {
+                    result.expected = closest.text.clone();
+                }
+                result.lines_matched = verdict.lines_matched;
+                result.difference = verdict.difference.clone();
+                result.score = case.points * verdict.credit;
+                if verdict.passed {
+                    (Status::Passed, "output matches".to_string())
+                } else {
+                    let line = verdict.difference.as_ref().map_or(0, |d| d.line);
+                    (Status::Failed, format!("output differs from line {line}"))
+                }
+            }
+        }
+    };
+    result.status = status;
+    result.detail = if outcome.leftovers { format!("{detail}; it left processes running (killed)") } else { detail };
+    Ok(result)
+}
+
+fn captured(bytes: &[u8], truncated: bool) -> Captured {
+    let text = String::from_utf8_lossy(bytes);
+    Captured {
+        invalid_utf8: matches!(text, std::borrow::Cow::Owned(_)),
+        text: text.into_owned(),
+        truncated,
+        bytes: bytes.len(),
+    }
+}
+
+/// The last `n` lines of `text`.
+pub fn tail(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// A signal's conventional name, with what it usually means for a submission.
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        4 => "SIGILL",
+        6 => "SIGABRT (abort)",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL (killed; out of memory?)",
+        11 => "SIGSEGV (segmentation fault)",
+        13 => "SIGPIPE",
+        15 => "SIGTERM",
+        24 => "SIGXCPU (CPU time limit)",
+        25 => "SIGXFSZ (file size limit)",
+        _ => return format!("signal {signal}"),
+    };
+    name.to_string()
+}

@@ -1,0 +1,213 @@
+//! Scratch copies of submissions: folders are copied, zips extracted (guarded against path escapes and bombs),
+//! and a hand-in name becomes a student id.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::harness::runner::sandbox::{hand_over, Sandbox};
+
+/// The most a submission may unpack to.
+pub const MAX_BYTES: u64 = 256 << 20;
+/// The most files a submission may hold.
+pub const MAX_FILES: usize = 20_000;
+
+/// The student id in a hand-in name: the name without its extension and without the course's `-HW2-P3` /
+/// `HW2P3` suffix (any homework and part numbers, any case).
+pub fn student_id(name: &str) -> String {
+    let stem = name.strip_suffix(".zip").or_else(|| name.strip_suffix(".ZIP")).unwrap_or(name);
+    let lower = stem.to_ascii_lowercase();
+    // Find a trailing "hw<digits>" optionally followed by "-"/"_" and "p<digits>", preceded by an optional "-"/"_".
+    let bytes = lower.as_bytes();
+    let mut cut = None;
+    for start in 0..bytes.len() {
+        if lower[start..].starts_with("hw") && is_suffix(&lower[start + 2..]) {
+            cut = Some(start);
+            break;
+        }
+    }
+    let id = match cut {
+        Some(i) if i > 0 => stem[..i].trim_end_matches(['-', '_', ' ']),
+        _ => stem,
+    };
+    if id.is_empty() {
+        stem.to_string()
+    } else {
+        id.to_string()
+    }
+}
+
+fn is_suffix(rest: &str) -> bool {
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    if digits == 0 {
+        return false;
+    }
+    let rest = rest[digits..].trim_start_matches(['-', '_']);
+    if rest.is_empty() {
+        return true;
+    }
+    let Some(part) = rest.strip_prefix('p') else { return false };
+    let d = part.chars().take_while(char::is_ascii_digit).count();
+    d > 0 && part[d..].is_empty()
+}
+
+/// Why a submission could not be laid out (the student's problem: a broken or oversized archive).
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// Where.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// Not a readable zip.
+    #[error("{path}: not a readable zip archive: {message}")]
+    BadZip {
+        /// The archive.
+        path: PathBuf,
+        /// The zip library's message.
+        message: String,
+    },
+    /// Too large or too many files.
+    #[error("{path}: {message}")]
+    TooLarge {
+        /// The submission.
+        path: PathBuf,
+        /// Which limit.
+        message: String,
+    },
+}
+
+/// Lays `source` (a folder or a `.zip`) out in `dest` and returns the folder that holds the code: when the copy
+/// has a single top-level folder and no files beside it (a zipped `netid-HW2-P3/` folder), that folder.
+///
+/// # Errors
+/// [`WorkspaceError`] for an unreadable, broken or oversized submission.
+pub fn lay_out(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<PathBuf, WorkspaceError> {
+    let io_at = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| WorkspaceError::Io { path, source }
+    };
+    fs::create_dir_all(dest).map_err(io_at(dest))?;
+    let mut budget = Budget { bytes: 0, files: 0, origin: source.to_path_buf() };
+    if source.is_dir() {
+        copy_tree(source, dest, &mut budget)?;
+    } else {
+        extract_zip(source, dest, &mut budget)?;
+    }
+    let mut root = dest.to_path_buf();
+    loop {
+        let entries: Vec<_> = fs::read_dir(&root)
+            .map_err(io_at(&root))?
+            .filter_map(Result::ok)
+            .filter(|e| !is_junk(&e.file_name().to_string_lossy()))
+            .collect();
+        match entries.as_slice() {
+            [only] if only.path().is_dir() => root = only.path(),
+            _ => break,
+        }
+    }
+    hand_over(dest, sandbox).map_err(io_at(dest))?;
+    Ok(root)
+}
+
+fn is_junk(name: &str) -> bool {
+    name == "__MACOSX" || name == ".DS_Store"
+}
+
+struct Budget {
+    bytes: u64,
+    files: usize,
+    origin: PathBuf,
+}
+
+impl Budget {
+    fn add(&mut self, bytes: u64) -> Result<(), WorkspaceError> {
+        self.bytes += bytes;
+        self.files += 1;
+        if self.bytes > MAX_BYTES || self.files > MAX_FILES {
+            return Err(WorkspaceError::TooLarge {
+                path: self.origin.clone(),
+                message: format!("larger than the limit of {} MiB in {} files", MAX_BYTES >> 20, MAX_FILES),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Copies regular files and folders (symbolic links are skipped: they could point anywhere).
+fn copy_tree(from: &Path, to: &Path, budget: &mut Budget) -> Result<(), WorkspaceError> {
+    let io_at = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| WorkspaceError::Io { path, source }
+    };
+    for entry in fs::read_dir(from).map_err(io_at(from))? {
+        let entry = entry.map_err(io_at(from))?;
+        let kind = entry.file_type().map_err(io_at(&entry.path()))?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            fs::create_dir_all(&target).map_err(io_at(&target))?;
+            copy_tree(&entry.path(), &target, budget)?;
+        } else if kind.is_file() {
+            let len = entry.metadata().map_err(io_at(&entry.path()))?.len();
+            budget.add(len)?;
+            fs::copy(entry.path(), &target).map_err(io_at(&target))?;
+        }
+    }
+    Ok(())
+}
+
+fn extract_zip(path: &Path, dest: &Path, budget: &mut Budget) -> Result<(), WorkspaceError> {
+    let bad = |e: zip::result::ZipError| WorkspaceError::BadZip { path: path.to_path_buf(), message: e.to_string() };
+    let file = fs::File::open(path).map_err(|source| WorkspaceError::Io { path: path.to_path_buf(), source })?;
+    let mut archive = zip::ZipArchive::new(file).map_err(bad)?;
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).map_err(bad)?;
+        // `enclosed_name` refuses absolute paths and `..`: nothing lands outside `dest`.
+        let Some(relative) = entry.enclosed_name() else { continue };
+        if relative.components().any(|c| is_junk(&c.as_os_str().to_string_lossy())) {
+            continue;
+        }
+        let target = dest.join(relative);
+        let io_at = |source| WorkspaceError::Io { path: target.clone(), source };
+        if entry.is_dir() {
+            fs::create_dir_all(&target).map_err(io_at)?;
+            continue;
+        }
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent).map_err(io_at)?;
+        }
+        budget.add(entry.size())?;
+        let mut out = fs::File::create(&target).map_err(io_at)?;
+        // Read at most what is left of the budget, whatever the header claims.
+        let room = MAX_BYTES.saturating_sub(budget.bytes - entry.size()) + 1;
+        let written = io::copy(&mut io::Read::take(&mut entry, room), &mut out).map_err(io_at)?;
+        if written >= room {
+            return Err(WorkspaceError::TooLarge {
+                path: path.to_path_buf(),
+                message: "unpacks past the size limit".into(),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_from_the_course_hand_in_names() {
+        assert_eq!(student_id("crdyer-HW2-P3.zip"), "crdyer");
+        assert_eq!(student_id("crdyerHW2P3.zip"), "crdyer");
+        assert_eq!(student_id("bob_hw2_p3"), "bob");
+        assert_eq!(student_id("carol-HW2-P3"), "carol");
+        assert_eq!(student_id("dave-hw10"), "dave");
+        assert_eq!(student_id("erin"), "erin");
+        assert_eq!(student_id("hw2p3"), "hw2p3");
+        assert_eq!(student_id("shw2x.zip"), "shw2x");
+    }
+}
