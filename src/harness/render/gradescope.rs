@@ -1,0 +1,249 @@
+//! Gradescope's autograder `results.json` (`--format gradescope`), one object per submission.
+//!
+//! # Format
+//!
+//! Gradescope's published autograder specification ("Autograder Specifications", *Output format*), with the
+//! fields this grader fills:
+//!
+//! ```text
+//! {
+//!   "score": 2.5,                     // the submission's score, as the comparer summed it
+//!   "execution_time": 3,              // whole seconds (rounded) of build + all cases; absent under --redact
+//!   "output": "...",                  // summary: score, counts by status, the build error, a grader-error note
+//!   "tests": [                        // one per case, suite order
+//!     {
+//!       "name": "official-2",
+//!       "score": 0.0,
+//!       "max_score": 1.0,
+//!       "status": "failed",           // "passed" only for a passed case (a partly credited case is "failed")
+//!       "output": "...",              // arguments, status and detail, reading, lines matched, first difference
+//!                                     // (invisible characters shown), output notes, stderr tail
+//!       "tags": ["official"],         // absent when the case has none
+//!       "visibility": "visible"       // visible | hidden | after_due_date
+//!     }
+//!   ]
+//! }
+//! ```
+//!
+//! Text is plain (Gradescope's default `text` output format, shown in a `<pre>`). When the build failed, every
+//! case already carries the `build error` status from the runner, so every test is `failed`, and the compiler's
+//! message goes in the top-level `output`. Several submissions render as consecutive objects; the class runner
+//! writes one file each with [`render_submission`].
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::excerpt::{self, StderrTail};
+use super::RenderOptions;
+use crate::harness::model::{CaseResult, RunReport, Status, SubmissionResult, Visibility};
+
+/// Writes one `results.json` object per submission, one after another.
+///
+/// # Errors
+///
+/// Only the writer's errors.
+pub fn render(report: &RunReport, options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    for submission in &report.submissions {
+        render_submission(submission, options, out)?;
+    }
+    Ok(())
+}
+
+/// Writes the `results.json` of one submission (format in the module docs), pretty-printed, newline-terminated.
+///
+/// # Errors
+///
+/// Only the writer's errors.
+pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let results = Results {
+        score: s.score,
+        execution_time: (!options.redact).then(|| execution_seconds(s)),
+        output: summary(s),
+        tests: s.cases.iter().map(Test::new).collect(),
+    };
+    serde_json::to_writer_pretty(&mut *out, &results).map_err(io::Error::from)?;
+    writeln!(out)
+}
+
+#[derive(Serialize)]
+struct Results<'a> {
+    score: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    execution_time: Option<u64>,
+    output: String,
+    tests: Vec<Test<'a>>,
+}
+
+#[derive(Serialize)]
+struct Test<'a> {
+    name: &'a str,
+    score: f64,
+    max_score: f64,
+    status: &'static str,
+    output: String,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    tags: &'a [String],
+    visibility: &'static str,
+}
+
+impl<'a> Test<'a> {
+    fn new(case: &'a CaseResult) -> Test<'a> {
+        Test {
+            name: &case.name,
+            score: case.score,
+            max_score: case.max_score,
+            status: if case.status.is_pass() { "passed" } else { "failed" },
+            output: case_output(case),
+            tags: &case.tags,
+            visibility: visibility(case.visibility),
+        }
+    }
+}
+
+/// Gradescope's spelling of a visibility.
+fn visibility(v: Visibility) -> &'static str {
+    match v {
+        Visibility::Visible => "visible",
+        Visibility::Hidden => "hidden",
+        Visibility::AfterDueDate => "after_due_date",
+    }
+}
+
+/// Build plus case times, in whole seconds rounded to nearest (the specification's example is an integer).
+fn execution_seconds(s: &SubmissionResult) -> u64 {
+    let build = s.build.as_ref().map_or(0, |b| b.elapsed_ms);
+    let total = s.cases.iter().fold(build, |sum, c| sum.saturating_add(c.elapsed_ms));
+    total.saturating_add(500) / 1000
+}
+
+/// The top-level summary: score and counts, then the build error or the grader-error note when there is one.
+fn summary(s: &SubmissionResult) -> String {
+    let mut text = format!(
+        "Score: {}. {} of {} cases passed ({}).",
+        excerpt::points(s.score, s.max_score, true),
+        s.cases.iter().filter(|c| c.status.is_pass()).count(),
+        s.cases.len(),
+        excerpt::status_counts(&s.cases)
+    );
+    if let Some(build) = s.build.as_ref().filter(|b| !b.ok) {
+        text.push_str(&format!(
+            "\n\nThe build failed, so no case ran.\n$ {}\n{}",
+            build.command,
+            excerpt::head_lines(&build.message, usize::MAX).0.join("\n")
+        ));
+    }
+    let harness_errors = s.cases.iter().filter(|c| c.status == Status::HarnessError).count();
+    if harness_errors > 0 {
+        text.push_str(&format!(
+            "\n\nThe grader could not run {harness_errors} case(s) (harness error). That is not a fault in your \
+             submission; please tell the course staff."
+        ));
+    }
+    text
+}
+
+/// A test's output: what ran, how it ended, and the evidence.
+fn case_output(case: &CaseResult) -> String {
+    let mut lines = Vec::new();
+    let args = excerpt::args(&case.args);
+    if !args.is_empty() {
+        lines.push(format!("arguments: {args}"));
+    }
+    lines.push(if case.detail.is_empty() {
+        case.status.label().to_string()
+    } else {
+        format!("{}: {}", case.status.label(), case.detail)
+    });
+    lines.extend(excerpt::reading(case));
+    lines.extend(excerpt::lines_matched(case));
+    if let Some(d) = &case.difference {
+        lines.extend(excerpt::first_difference(d));
+    }
+    if !case.status.is_pass() {
+        if case.stdout.text.is_empty() && case.status == Status::Failed {
+            lines.push("(the program printed nothing)".to_string());
+        }
+        lines.extend(excerpt::capture_notes(case));
+    }
+    if let Some(tail) = StderrTail::of(case) {
+        lines.push(tail.heading());
+        lines.extend(tail.lines.iter().map(|l| format!("| {l}")));
+    }
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::model::{BuildResult, Captured, FirstDifference};
+
+    fn case(status: Status) -> CaseResult {
+        CaseResult {
+            name: "c".into(),
+            args: vec!["3".into(), "0".into(), "0".into()],
+            status,
+            score: 0.0,
+            max_score: 2.0,
+            visibility: Visibility::AfterDueDate,
+            tags: vec!["t".into()],
+            detail: "line 2 differs".into(),
+            reading: None,
+            lines_matched: None,
+            difference: Some(FirstDifference { line: 2, expected: Some("x\t".into()), actual: Some("x ".into()) }),
+            expected: String::new(),
+            stdout: Captured { text: "x \n".into(), bytes: 3, ..Captured::default() },
+            stderr: Captured::default(),
+            elapsed_ms: 1600,
+        }
+    }
+
+    fn submission(build: Option<BuildResult>) -> SubmissionResult {
+        SubmissionResult {
+            id: "a".into(),
+            source: "a".into(),
+            build,
+            cases: vec![case(Status::Failed)],
+            score: 0.0,
+            max_score: 2.0,
+            run: "r".into(),
+            fingerprint: "f".into(),
+        }
+    }
+
+    fn value(s: &SubmissionResult, redact: bool) -> serde_json::Value {
+        let mut out = Vec::new();
+        render_submission(s, &RenderOptions { color: false, redact }, &mut out).unwrap();
+        serde_json::from_slice(&out).unwrap()
+    }
+
+    #[test]
+    fn fields_follow_the_specification() {
+        let v = value(&submission(None), false);
+        assert_eq!(v["score"], 0.0);
+        assert_eq!(v["execution_time"], 2);
+        let test = &v["tests"][0];
+        assert_eq!(test["status"], "failed");
+        assert_eq!(test["max_score"], 2.0);
+        assert_eq!(test["visibility"], "after_due_date");
+        assert_eq!(test["tags"][0], "t");
+        assert_eq!(
+            test["output"],
+            "arguments: 3 0 0\nfailed: line 2 differs\nfirst difference at line 2:\n  expected: x→\n  actual:   x·"
+        );
+    }
+
+    #[test]
+    fn redaction_drops_the_time_and_a_failed_build_is_summarized() {
+        let build = BuildResult {
+            ok: false,
+            command: "javac A.java".into(),
+            message: "A.java:1: error\n".into(),
+            elapsed_ms: 5,
+        };
+        let v = value(&submission(Some(build)), true);
+        assert!(v.get("execution_time").is_none());
+        let output = v["output"].as_str().unwrap();
+        assert!(output.contains("$ javac A.java\nA.java:1: error"), "{output}");
+    }
+}

@@ -1,0 +1,278 @@
+//! Per-student feedback in Markdown (`--format md`), one document per submission.
+//!
+//! # Format
+//!
+//! ````markdown
+//! # alice: 2.5 / 8
+//!
+//! Suite `takestones`: 1 of 8 cases passed (1 passed, 1 failed, 1 timeout, …).
+//!
+//! ## Build failed                       (only when the build step failed)
+//!
+//! Command: `javac Main.java`
+//!
+//! ```text
+//! Main.java:3: error: ';' expected
+//! ```
+//!
+//! | case | arguments | status | points |
+//! |---|---|---|---:|
+//! | `official-1` | `3 0 0` | ✓ passed | 1 / 1 |
+//! | `official-2` | `7 0 3` | ✗ failed | 0 / 1 |
+//! | *2 hidden cases* | | 1 passed, 1 failed | 1 / 2 |
+//!
+//! ## `official-2`: failed
+//!
+//! - **Arguments:** `7 0 3`
+//! - **What happened:** line 2 differs
+//!
+//! ```diff
+//! @@ -1,3 +1,3 @@
+//!  7 0 3
+//! -0.6→
+//! +0.6··
+//! ```
+//!
+//! (the program's output does not end with a newline)
+//! ````
+//!
+//! - The title holds the id and the score; a summary line follows with the counts by status.
+//! - The table lists every case with `✓`/`✗`, its status label and `score / max`. Cases whose visibility is
+//!   `hidden` are folded into one row (how many, their statuses, their points) with no names or arguments, and get
+//!   no section: the student sees how many points hidden cases gave, not what they were. `after-due-date` cases
+//!   are shown like visible ones, since feedback goes out after grading.
+//! - A section per shown case that did not pass (a build error is explained once, in the build section): a list
+//!   of the arguments, the detail, the closest reading and the lines matched; then the start of a diff of
+//!   expected (`-`) against printed (`+`) output in a ```` ```diff ```` block (at most 20 lines, invisible
+//!   characters shown: `→` tab, `·` trailing space, `␍` CR, `\u{..}` other controls), output notes, and the last
+//!   10 lines of stderr for a timeout, crash, nonzero exit, output limit or harness error. A harness error says it
+//!   is not the student's fault.
+//! - Text from the suite or the run is escaped for Markdown; code blocks use a fence longer than any run of
+//!   backticks inside them.
+//!
+//! Nothing here is timed, so `redact` changes nothing.
+
+use std::io::{self, Write};
+
+use super::diff::{OutputDiff, MAX_LINES};
+use super::excerpt::{self, StderrTail};
+use super::RenderOptions;
+use crate::harness::model::{CaseResult, RunReport, Status, SubmissionResult, Visibility};
+
+/// Writes each submission's feedback, one after another, separated by a thematic break (`---`).
+///
+/// # Errors
+///
+/// Only the writer's errors.
+pub fn render(report: &RunReport, _options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    for (i, submission) in report.submissions.iter().enumerate() {
+        if i > 0 {
+            writeln!(out, "\n---\n")?;
+        }
+        write_submission(submission, Some(&report.suite), out)?;
+    }
+    Ok(())
+}
+
+/// Writes one student's feedback (format in the module docs).
+///
+/// # Errors
+///
+/// Only the writer's errors.
+pub fn render_submission(s: &SubmissionResult, _options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    write_submission(s, None, out)
+}
+
+fn write_submission(s: &SubmissionResult, suite: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "# {}: {}\n", escape(&s.id), excerpt::points(s.score, s.max_score, true))?;
+    let passed = s.cases.iter().filter(|c| c.status.is_pass()).count();
+    let counts = format!("{passed} of {} cases passed ({}).", s.cases.len(), excerpt::status_counts(&s.cases));
+    match suite {
+        Some(suite) => writeln!(out, "Suite {}: {counts}", code(suite, false))?,
+        None => writeln!(out, "{counts}")?,
+    }
+
+    if let Some(build) = s.build.as_ref().filter(|b| !b.ok) {
+        writeln!(out, "\n## Build failed\n")?;
+        writeln!(out, "Command: {}\n", code(&build.command, false))?;
+        let (lines, _) = excerpt::head_lines(&build.message, usize::MAX);
+        write_block("text", &lines, out)?;
+    }
+
+    if !s.cases.is_empty() {
+        writeln!(out, "\n| case | arguments | status | points |")?;
+        writeln!(out, "|---|---|---|---:|")?;
+        let (hidden, shown): (Vec<&CaseResult>, Vec<&CaseResult>) =
+            s.cases.iter().partition(|c| c.visibility == Visibility::Hidden);
+        for case in &shown {
+            let mark = if case.status.is_pass() { "✓" } else { "✗" };
+            writeln!(
+                out,
+                "| {} | {} | {mark} {} | {} |",
+                code(&case.name, true),
+                code(&excerpt::args(&case.args), true),
+                case.status.label(),
+                excerpt::points(case.score, case.max_score, true)
+            )?;
+        }
+        if !hidden.is_empty() {
+            let score: f64 = hidden.iter().map(|c| c.score).sum();
+            let max: f64 = hidden.iter().map(|c| c.max_score).sum();
+            let noun = if hidden.len() == 1 { "case" } else { "cases" };
+            writeln!(
+                out,
+                "| *{} hidden {noun}* | | {} | {} |",
+                hidden.len(),
+                excerpt::status_counts(hidden.iter().copied()),
+                excerpt::points(score, max, true)
+            )?;
+        }
+        // A failed build is explained once, above; a section per case would only repeat it.
+        for case in shown.into_iter().filter(|c| !c.status.is_pass() && c.status != Status::BuildError) {
+            write_case_section(case, out)?;
+        }
+    }
+    Ok(())
+}
+
+fn write_case_section(case: &CaseResult, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "\n## {}: {}\n", code(&case.name, false), case.status.label())?;
+    let mut facts = Vec::new();
+    let args = excerpt::args(&case.args);
+    if !args.is_empty() {
+        facts.push(format!("**Arguments:** {}", code(&args, false)));
+    }
+    if !case.detail.is_empty() {
+        facts.push(format!("**What happened:** {}", escape(&case.detail)));
+    }
+    if let Some(reading) = &case.reading {
+        let which = if case.status.is_pass() { "Accepted" } else { "Closest" };
+        facts.push(format!("**{which} reading:** {}", code(reading, false)));
+    }
+    if let Some((matched, total)) = case.lines_matched {
+        facts.push(format!("**Lines matched:** {matched} of {total}"));
+    }
+    if case.status == Status::HarnessError {
+        facts.push("The grader could not run this case; that is not a fault in your submission.".to_string());
+    }
+    for fact in facts {
+        writeln!(out, "- {fact}")?;
+    }
+
+    if !case.stdout.text.is_empty() || case.status == Status::Failed {
+        let diff = OutputDiff::new(&case.expected, &case.stdout.text, MAX_LINES);
+        let mut notes: Vec<String> = Vec::new();
+        if case.stdout.text.is_empty() {
+            notes.push("(the program printed nothing)".to_string());
+        }
+        if diff.lines.is_empty() {
+            if let Some(d) = &case.difference {
+                writeln!(out)?;
+                write_block("text", &excerpt::first_difference(d), out)?;
+            }
+        } else {
+            let intro = match &case.difference {
+                Some(d) => {
+                    format!(
+                        "Expected (`-`) and printed (`+`) output; the first difference that counts is at line {}:",
+                        d.line
+                    )
+                }
+                None => "Expected (`-`) and printed (`+`) output:".to_string(),
+            };
+            writeln!(out, "\n{intro}\n")?;
+            let lines: Vec<String> = diff.lines.iter().map(|l| format!("{}{}", l.kind.prefix(), l.text)).collect();
+            write_block("diff", &lines, out)?;
+        }
+        notes.extend(diff.notes().iter().map(|n| n.to_string()));
+        notes.extend(excerpt::capture_notes(case));
+        if !notes.is_empty() {
+            writeln!(out, "\n{}", notes.iter().map(|n| escape(n)).collect::<Vec<_>>().join("<br>\n"))?;
+        }
+    }
+
+    if let Some(tail) = StderrTail::of(case) {
+        writeln!(out, "\n{}\n", escape(&capitalized(&tail.heading())))?;
+        write_block("text", &tail.lines, out)?;
+    }
+    Ok(())
+}
+
+/// A fenced code block, its fence longer than any run of backticks in `lines`.
+fn write_block(info: &str, lines: &[String], out: &mut dyn Write) -> io::Result<()> {
+    let longest = lines.iter().map(|l| longest_backtick_run(l)).max().unwrap_or(0);
+    let fence = "`".repeat((longest + 1).max(3));
+    writeln!(out, "{fence}{info}")?;
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out, "{fence}")
+}
+
+/// An inline code span holding `text` verbatim (in a table cell, `|` is escaped as GFM requires).
+fn code(text: &str, in_table: bool) -> String {
+    if text.is_empty() {
+        return String::new();
+    }
+    let text = text.replace(['\n', '\r'], " ");
+    let text = if in_table { text.replace('|', "\\|") } else { text };
+    let ticks = "`".repeat(longest_backtick_run(&text) + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
+    format!("{ticks}{pad}{text}{pad}{ticks}")
+}
+
+fn longest_backtick_run(text: &str) -> usize {
+    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// Plain text made inert: Markdown's inline punctuation backslash-escaped, line breaks turned into spaces.
+fn escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '#' | '&' => {
+                escaped.push('\\');
+                escaped.push(c);
+            }
+            '\n' | '\r' => escaped.push(' '),
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans_survive_backticks_and_pipes() {
+        assert_eq!(code("7 0 3", true), "`7 0 3`");
+        assert_eq!(code("a`b", false), "``a`b``");
+        assert_eq!(code("`x`", false), "`` `x` ``");
+        assert_eq!(code("a|b", true), "`a\\|b`");
+        assert_eq!(code("", true), "");
+    }
+
+    #[test]
+    fn fences_outgrow_their_content() {
+        let mut out = Vec::new();
+        write_block("text", &["````".to_string()], &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "`````text\n````\n`````\n");
+    }
+
+    #[test]
+    fn plain_text_is_escaped() {
+        assert_eq!(escape("a*b_c <d> [e]"), "a\\*b\\_c \\<d\\> \\[e\\]");
+        assert_eq!(escape("line\nbreak"), "line break");
+        assert_eq!(capitalized("stderr (last 10 lines):"), "Stderr (last 10 lines):");
+    }
+}

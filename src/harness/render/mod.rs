@@ -1,0 +1,96 @@
+//! Renderers: one [`RunReport`] formatted for a person, a program or a gradebook.
+//!
+//! The comparer decides every status and score once, into the result model ([`crate::harness::model`]); a
+//! renderer only formats it. It never re-judges a case, never rescales a score, and writes only to the
+//! `&mut dyn Write` it is handed (stdout belongs to the selected renderer; logs go to stderr).
+//!
+//! | [`Format`] | module | for |
+//! |---|---|---|
+//! | `terminal` | [`terminal`] | the TA at a terminal: one line per case, diffs, stderr tails |
+//! | `json` | [`json`] | programs: the model itself, pretty-printed |
+//! | `gradescope` | [`gradescope`] | Gradescope's `results.json`, one per submission |
+//! | `junit` | [`junit`] | CI dashboards: JUnit XML, one `<testsuite>` per submission |
+//! | `csv` | [`csv`] | the gradebook: one row per submission, one status column per case |
+//! | `md` | [`markdown`] | per-student feedback in Markdown |
+//!
+//! Every renderer takes [`RenderOptions`]: `color` (ANSI colors, terminal only) and `redact` (every elapsed time
+//! becomes 0, so snapshots stay stable). Compared program output is quoted through [`visible::show_invisible`], so
+//! a difference in whitespace can be seen; stderr and compiler messages lose their ANSI codes
+//! ([`visible::strip_ansi`]) and show other control characters as `\u{..}`, so nothing a student's program prints
+//! can reach the reader's terminal as an escape sequence. The
+//! class runner calls [`gradescope::render_submission`] and [`markdown::render_submission`] directly, one file per
+//! student.
+
+pub mod csv;
+mod diff;
+mod excerpt;
+pub mod gradescope;
+pub mod json;
+pub mod junit;
+pub mod markdown;
+pub mod terminal;
+pub mod visible;
+
+use std::io::{self, Write};
+
+use crate::harness::model::RunReport;
+
+/// A report format (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A readable report for a person at a terminal.
+    Terminal,
+    /// The result model as pretty JSON.
+    Json,
+    /// Gradescope's autograder `results.json`.
+    Gradescope,
+    /// JUnit XML for CI dashboards.
+    Junit,
+    /// A gradebook CSV: one row per submission.
+    Csv,
+    /// Per-student feedback in Markdown.
+    Md,
+}
+
+/// How to render, independent of the format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Color with ANSI escape codes (the terminal format only; the others never emit them).
+    pub color: bool,
+    /// Replace every elapsed time with 0 (Gradescope: leave `execution_time` out), so output is stable for
+    /// snapshots.
+    pub redact: bool,
+}
+
+/// Renders `report` as `format` into `out`.
+///
+/// Gradescope and Markdown describe one submission each; with several, they are written one after another (the
+/// class runner writes one file per student with [`gradescope::render_submission`] and
+/// [`markdown::render_submission`] instead).
+///
+/// # Errors
+///
+/// Only the writer's errors.
+///
+/// # Examples
+///
+/// ```
+/// use referee::harness::model::{RunReport, SCHEMA_VERSION};
+/// use referee::harness::render::{render, Format, RenderOptions};
+///
+/// let report = RunReport { schema: SCHEMA_VERSION, suite: "takestones".into(), submissions: vec![] };
+/// let mut out = Vec::new();
+/// render(Format::Csv, &report, &RenderOptions::default(), &mut out)?;
+/// assert_eq!(String::from_utf8(out)?, "id,score,max_score\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn render(format: Format, report: &RunReport, options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        Format::Terminal => terminal::render(report, options, out),
+        Format::Json => json::render(report, options, out),
+        Format::Gradescope => gradescope::render(report, options, out),
+        Format::Junit => junit::render(report, options, out),
+        Format::Csv => csv::render(report, options, out),
+        Format::Md => markdown::render(report, options, out),
+    }
+}
