@@ -2,9 +2,12 @@
 #![allow(clippy::unwrap_used, reason = "tests fail loudly on purpose")]
 
 mod cli;
+mod containment;
+mod grade;
 mod java_format;
 mod official;
 mod oracle;
 mod properties;
+mod render;
 mod snapshots;
 mod util;

@@ -1,0 +1,205 @@
+//! Hostile submissions are contained with the right status and leave no process behind; a class run killed
+//! halfway (SIGINT or SIGKILL) resumes and grades every student exactly once.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use referee::harness::model::{Status, SubmissionResult};
+
+use crate::grade::{fixture, python};
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0\n")).unwrap_or(false)
+}
+
+/// Processes anywhere whose environment carries a run marker of the grader with pid `grader`.
+fn leftovers_of(grader: u32) -> Vec<String> {
+    let needle = format!("REFEREE_RUN={grader}-");
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        if let Ok(env) = fs::read(entry.path().join("environ")) {
+            if env.split(|&b| b == 0).any(|v| v.starts_with(needle.as_bytes())) {
+                found.push(name);
+            }
+        }
+    }
+    found
+}
+
+fn one_case_suite(dir: &Path) -> String {
+    let suite = dir.join("suite.toml");
+    fs::write(
+        &suite,
+        "[reference]\ngame = \"takestones\"\n[[case]]\nname = \"small\"\nargs = \"3 0 0\"\nreference = true\n",
+    )
+    .unwrap();
+    suite.display().to_string()
+}
+
+#[test]
+fn every_hostile_program_is_contained_with_the_right_status() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    let mut expected: Vec<(&str, &[Status])> = vec![
+        ("infinite_loop", &[Status::Timeout]),
+        ("sleep", &[Status::Timeout]),
+        ("memory_hog", &[Status::NonzeroExit, Status::Crashed]),
+        ("output_flood", &[Status::OutputLimit]),
+        ("stdin_wait", &[Status::Failed]),
+        ("daemon", &[Status::Failed]),
+        ("segfault", &[Status::Crashed]),
+        ("abort", &[Status::Crashed]),
+        ("non_utf8", &[Status::Failed]),
+        ("nonzero_exit", &[Status::NonzeroExit]),
+        ("escape_writer", &[Status::Failed]),
+    ];
+    // Only a dedicated sandbox user makes RLIMIT_NPROC bite (root ignores it): never fork-bomb an unsandboxed box.
+    if is_root() {
+        expected.push(("fork_bomb", &[Status::Timeout, Status::Crashed, Status::NonzeroExit]));
+    }
+    for (name, _) in &expected {
+        let dir = class.join(name.replace('_', "-"));
+        fs::create_dir_all(&dir).unwrap();
+        fs::copy(fixture(&format!("hostile/{name}.py")), dir.join("takestones.py")).unwrap();
+    }
+    let out = work.path().join("out");
+    let start = Instant::now();
+    let child = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(["grade", "--suite", &one_case_suite(work.path()), "--submissions"])
+        .arg(&class)
+        .arg("--out")
+        .arg(&out)
+        .args(["--cmd", &format!("{} {{dir}}/takestones.py {{args}}", python())])
+        .args(["--timeout", "2s", "--memory", "256MiB", "--output-limit", "1MiB", "-j", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let grader = child.id();
+    let output = child.wait_with_output().unwrap();
+    let elapsed = start.elapsed();
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(elapsed < Duration::from_secs(90), "grading took {elapsed:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(leftovers_of(grader), Vec::<String>::new(), "processes left behind");
+
+    for (name, allowed) in &expected {
+        let path = out.join(format!("results/{}.json", name.replace('_', "-")));
+        let s: SubmissionResult = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        let case = &s.cases[0];
+        assert!(allowed.contains(&case.status), "{name}: {:?} ({})", case.status, case.detail);
+        match *name {
+            "output_flood" => assert!(case.stdout.truncated && case.stdout.bytes == 1 << 20),
+            "non_utf8" => assert!(case.stdout.invalid_utf8),
+            "segfault" => assert!(case.detail.contains("SIGSEGV"), "{}", case.detail),
+            "abort" => assert!(case.detail.contains("SIGABRT"), "{}", case.detail),
+            "nonzero_exit" => assert_eq!(case.detail, "exit code 3"),
+            // Reported as soon as the parent exits, not after the grandchild's 1000 s.
+            "daemon" => {
+                assert!(case.elapsed_ms < 2000, "{}", case.elapsed_ms);
+                assert!(case.detail.contains("left processes running"), "{}", case.detail);
+            }
+            "escape_writer" if is_root() => {
+                let lines: Vec<&str> = case.stdout.text.lines().collect();
+                assert_eq!(lines.len(), 4, "{lines:?}");
+                // The scratch folders and root's home are out of reach; only /tmp is shared (documented).
+                for line in &lines[..3] {
+                    assert!(line.ends_with(": denied"), "{line}");
+                }
+                if let Some(path) = lines[3].strip_suffix(": ok") {
+                    let _ = fs::remove_file(path);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Five students of about 1.5 s each, graded one at a time so the run can be killed between them.
+fn slow_class(work: &Path) -> (std::path::PathBuf, Vec<String>) {
+    let class = work.join("class");
+    let ids: Vec<String> = (1..=5).map(|i| format!("s{i}")).collect();
+    for id in &ids {
+        let dir = class.join(format!("{id}-HW2-P3"));
+        fs::create_dir_all(&dir).unwrap();
+        fs::copy(fixture("submissions/python-stats/takestones.py"), dir.join("takestones.py")).unwrap();
+    }
+    (class, ids)
+}
+
+fn grade_slow(class: &Path, out: &Path) -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("referee"));
+    cmd.args(["grade", "--suite", "builtin:takestones-stats-2019", "--submissions"])
+        .arg(class)
+        .arg("--out")
+        .arg(out)
+        .args(["--shell", "--cmd", &format!("sleep 0.4; {} {{dir}}/takestones.py {{args}}", python()), "-j", "1"]);
+    cmd
+}
+
+fn stored(out: &Path) -> Vec<SubmissionResult> {
+    let Ok(entries) = fs::read_dir(out.join("results")) else { return Vec::new() };
+    entries
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .map(|e| serde_json::from_slice(&fs::read(e.path()).unwrap()).unwrap())
+        .collect()
+}
+
+fn interrupt_and_resume(signal: &str) {
+    let work = tempfile::tempdir().unwrap();
+    let (class, ids) = slow_class(work.path());
+    let out = work.path().join("out");
+    let mut child = grade_slow(&class, &out).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let grader = child.id();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while stored(&out).len() < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Command::new("kill").args([signal, &grader.to_string()]).status().unwrap();
+    let status = child.wait().unwrap();
+    if signal == "-INT" {
+        assert_eq!(status.code(), Some(130));
+    }
+    let first = stored(&out);
+    let graded_first = first.len();
+    assert!((2..5).contains(&graded_first), "{graded_first} graded before the kill");
+    let first_run = first[0].run.clone();
+    assert!(first.iter().all(|r| r.run == first_run && r.cases.iter().all(|c| c.status == Status::Passed)));
+
+    let again = grade_slow(&class, &out).output().unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", String::from_utf8_lossy(&again.stderr));
+    let text = String::from_utf8_lossy(&again.stdout);
+    let line = format!("graded {} student(s), {graded_first} already graded earlier", 5 - graded_first);
+    assert!(text.contains(&line), "{text}");
+    // Every student exactly once: the ones finished before the kill kept their first result.
+    let all = stored(&out);
+    let mut seen: Vec<&str> = all.iter().map(|r| r.id.as_str()).collect();
+    seen.sort_unstable();
+    assert_eq!(seen, ids.iter().map(String::as_str).collect::<Vec<_>>());
+    for r in &first {
+        let now = all.iter().find(|a| a.id == r.id).unwrap();
+        assert_eq!(now.run, first_run, "{} was graded twice", r.id);
+    }
+    assert_eq!(all.iter().filter(|r| r.run != first_run).count(), 5 - graded_first);
+    let csv = fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 6, "{csv}");
+    // The killed grader's runs were cleaned up by the second one.
+    assert_eq!(leftovers_of(grader), Vec::<String>::new());
+}
+
+#[test]
+fn a_class_run_interrupted_by_sigint_resumes() {
+    interrupt_and_resume("-INT");
+}
+
+#[test]
+fn a_class_run_killed_by_sigkill_resumes() {
+    interrupt_and_resume("-KILL");
+}

@@ -1,0 +1,289 @@
+//! `referee grade` end to end with real programs: Python and Java submissions, the reference binary itself, a
+//! class of zipped hand-ins, and hostile programs that must each be contained with the right status.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use referee::harness::model::{RunReport, Status, SubmissionResult};
+
+use Status::{BuildError, Failed, Passed};
+
+pub fn fixture(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(path)
+}
+
+/// A Python the sandbox user can run (pyenv shims under /root are out of its reach).
+pub fn python() -> String {
+    if Path::new("/usr/bin/python3").exists() {
+        "/usr/bin/python3".into()
+    } else {
+        "python3".into()
+    }
+}
+
+pub fn takestones_bin() -> String {
+    assert_cmd::cargo::cargo_bin("takestones").display().to_string()
+}
+
+pub fn grade(args: &[&str]) -> Output {
+    Command::cargo_bin("referee").unwrap().arg("grade").args(args).output().unwrap()
+}
+
+/// Grades one submission with `--format json` and returns the exit code and the report.
+pub fn grade_json(args: &[&str]) -> (i32, RunReport) {
+    let out = grade(&[args, &["--format", "json", "--color", "never"]].concat());
+    let report = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("no JSON report ({e}); stderr: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code().unwrap_or(-1), report)
+}
+
+pub fn statuses(s: &SubmissionResult) -> Vec<Status> {
+    s.cases.iter().map(|c| c.status).collect()
+}
+
+fn python_stats(dir: &str) -> (i32, RunReport) {
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let dir = fixture(dir);
+    grade_json(&["--suite", "builtin:takestones-stats-2019", "--dir", dir.to_str().unwrap(), "--cmd", &cmd])
+}
+
+#[test]
+fn correct_python_stats_passes_every_official_case() {
+    let (code, report) = python_stats("submissions/python-stats");
+    let s = &report.submissions[0];
+    assert_eq!((code, statuses(s), s.score, s.max_score), (0, vec![Passed; 3], 3.0, 3.0));
+}
+
+#[test]
+fn correct_python_trace_passes_the_trace_cases() {
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let dir = fixture("submissions/python-trace");
+    let (code, report) =
+        grade_json(&["--suite", "builtin:takestones-trace-2017", "--dir", dir.to_str().unwrap(), "--cmd", &cmd]);
+    assert_eq!((code, statuses(&report.submissions[0])), (0, vec![Passed; 5]));
+}
+
+#[test]
+fn the_reference_binary_passes_the_course_folders_it_ships() {
+    let bin = takestones_bin();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/takestones");
+    let empty = tempfile::tempdir().unwrap();
+    for (suite, flags, n) in [("stats-2019", "", 3), ("trace-2017", "--edition trace", 5)] {
+        let cmd = format!("{bin} {flags} {{args}}");
+        let dir = empty.path().to_str().unwrap();
+        let (code, report) = grade_json(&["--suite", root.join(suite).to_str().unwrap(), "--dir", dir, "--cmd", &cmd]);
+        assert_eq!((code, statuses(&report.submissions[0])), (0, vec![Passed; n]), "{suite}");
+    }
+}
+
+#[test]
+fn correct_java_builds_and_passes() {
+    let dir = fixture("submissions/java-stats");
+    let (code, report) = grade_json(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--shell",
+        "--build",
+        "javac -d {dir} {dir}/*.java",
+        "--cmd",
+        "java -cp {dir} TakeStones {args}",
+    ]);
+    let s = &report.submissions[0];
+    assert!(s.build.as_ref().is_some_and(|b| b.ok), "{:?}", s.build);
+    assert_eq!((code, statuses(s)), (0, vec![Passed; 3]));
+}
+
+#[test]
+fn wrong_submissions_get_exact_statuses_and_scores() {
+    let table = [
+        ("submissions/python-depth-off-by-one", vec![Passed, Failed, Failed], 1.0),
+        ("submissions/python-wrong-format", vec![Failed, Failed, Failed], 0.0),
+        ("submissions/python-crlf", vec![Failed, Failed, Failed], 0.0),
+        ("submissions/python-no-final-newline", vec![Passed, Passed, Passed], 3.0),
+    ];
+    for (dir, expected, score) in table {
+        let (code, report) = python_stats(dir);
+        let s = &report.submissions[0];
+        assert_eq!((statuses(s), s.score), (expected.clone(), score), "{dir}");
+        assert_eq!(code, if score == 3.0 { 0 } else { 1 }, "{dir}");
+    }
+    // The failed ones say where the output first differs.
+    let (_, report) = python_stats("submissions/python-wrong-format");
+    let d = report.submissions[0].cases[0].difference.clone().unwrap();
+    assert_eq!((d.line, d.expected.as_deref()), (3, Some("Number of Nodes Visited: 4")));
+}
+
+/// A native suite: references computed at grade time, a normalized policy that forgives CRLF, line credit.
+#[test]
+fn native_suites_normalize_give_line_credit_and_name_accepted_readings() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.toml");
+    fs::write(
+        &suite,
+        "name = \"demo\"\n[reference]\ngame = \"takestones\"\nedition = \"stats\"\n[compare]\nmode = \"normalized\"\n\
+         line-credit = true\n[[case]]\nname = \"spec\"\nargs = \"7 3 1 4 2 3\"\nreference = true\npoints = 6\n\
+         [[case]]\nname = \"deep\"\nargs = \"12 2 5 10 3\"\nreference = true\npoints = 6\n",
+    )
+    .unwrap();
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let run = |sub: &str| {
+        let d = fixture(sub);
+        grade_json(&["--suite", suite.to_str().unwrap(), "--dir", d.to_str().unwrap(), "--cmd", &cmd])
+    };
+    let (code, report) = run("submissions/python-crlf");
+    assert_eq!((code, statuses(&report.submissions[0])), (0, vec![Passed, Passed]));
+    // One wrong label out of six lines: five sixths of each case.
+    let (_, report) = run("submissions/python-wrong-format");
+    let s = &report.submissions[0];
+    assert_eq!(statuses(s), vec![Failed, Failed]);
+    assert_eq!(s.cases[0].lines_matched, Some((5, 6)));
+    assert!((s.score - 10.0).abs() < 1e-9, "{}", s.score);
+
+    // The legal-moves reading of the composite rule: rejected by default, accepted and named with --accept.
+    let bin = takestones_bin();
+    let legal = format!("{bin} --composite legal-moves {{args}}");
+    fs::write(
+        &suite,
+        "[reference]\ngame = \"takestones\"\n[[case]]\nname = \"composite\"\nargs = \"14 4 1 8 4 2 1\"\nreference = true\n",
+    )
+    .unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let e = empty.path().to_str().unwrap();
+    let (code, report) = grade_json(&["--suite", suite.to_str().unwrap(), "--dir", e, "--cmd", &legal]);
+    assert_eq!((code, statuses(&report.submissions[0])), (1, vec![Failed]));
+    let (code, report) =
+        grade_json(&["--suite", suite.to_str().unwrap(), "--dir", e, "--cmd", &legal, "--accept", "composite"]);
+    let case = &report.submissions[0].cases[0];
+    assert_eq!((code, case.status, case.reading.as_deref()), (0, Passed, Some("composite=legal-moves")));
+}
+
+#[test]
+fn usage_and_suite_errors_exit_2_with_one_line() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--suite", "/nonexistent/suite", "--cmd", "true"], "/nonexistent/suite"),
+        (&["--suite", "builtin:chess", "--cmd", "true"], "no built-in suite 'chess'"),
+        (&["--suite", "builtin:takestones-stats-2019"], "no command"),
+        (&["--suite", "builtin:takestones-stats-2019", "--cmd", "x 'y"], "unclosed quote"),
+        (&["--suite", "builtin:takestones-stats-2019", "--cmd", "true", "--timeout", "soon"], "--timeout"),
+    ];
+    for (args, message) in cases {
+        let out = grade(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}
+
+#[test]
+fn a_missing_interpreter_is_a_harness_error_not_the_students() {
+    let empty = tempfile::tempdir().unwrap();
+    let dir = empty.path().to_str().unwrap();
+    let (code, report) =
+        grade_json(&["--suite", "builtin:takestones-stats-2019", "--dir", dir, "--cmd", "/nonexistent/java {args}"]);
+    assert_eq!((code, statuses(&report.submissions[0])), (3, vec![Status::HarnessError; 3]));
+}
+
+/// Copies the class fixtures to a temp folder, zipping some hand-ins the way students upload them.
+fn class_folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in fs::read_dir(fixture("class")).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        match name.as_str() {
+            // A zip holding the hand-in folder, and one holding the files at its root.
+            "alice-HW2-P3" => zip_folder(&entry.path(), &dir.path().join("alice-HW2-P3.zip"), Some(&name)),
+            "bobHW2P3" => zip_folder(&entry.path(), &dir.path().join("bobHW2P3.zip"), None),
+            _ => copy_dir(&entry.path(), &dir.path().join(&name)),
+        }
+    }
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+fn zip_folder(from: &Path, to: &Path, inside: Option<&str>) {
+    let mut zip = zip::ZipWriter::new(fs::File::create(to).unwrap());
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let name = inside.map_or(name.clone(), |d| format!("{d}/{name}"));
+        zip.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
+        std::io::Write::write_all(&mut zip, &fs::read(e.path()).unwrap()).unwrap();
+    }
+    zip.finish().unwrap();
+}
+
+#[test]
+fn a_class_of_java_hand_ins_writes_every_report() {
+    let class = class_folder();
+    let out = tempfile::tempdir().unwrap();
+    let result = grade(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--submissions",
+        class.path().to_str().unwrap(),
+        "--out",
+        out.path().to_str().unwrap(),
+        "--shell",
+        "--build",
+        "javac -d {dir} {dir}/*.java",
+        "--cmd",
+        "java -cp {dir} TakeStones {args}",
+        "-j",
+        "2",
+    ]);
+    assert_eq!(result.status.code(), Some(1), "{}", String::from_utf8_lossy(&result.stderr));
+    let expected = [
+        ("alice", vec![Passed, Passed, Passed]),
+        ("bob", vec![Passed, Failed, Failed]),
+        ("carol", vec![Failed, Failed, Failed]),
+        ("dave", vec![BuildError, BuildError, BuildError]),
+        ("erin", vec![Passed, Passed, Passed]),
+        ("frank", vec![Passed, Passed, Failed]),
+    ];
+    for (id, want) in &expected {
+        let json = fs::read(out.path().join(format!("results/{id}.json"))).unwrap();
+        let s: SubmissionResult = serde_json::from_slice(&json).unwrap();
+        assert_eq!(&statuses(&s), want, "{id}");
+        let gs: serde_json::Value =
+            serde_json::from_slice(&fs::read(out.path().join(format!("gradescope/{id}/results.json"))).unwrap())
+                .unwrap();
+        assert_eq!(gs["tests"].as_array().map(Vec::len), Some(3), "{id}");
+        assert_eq!(gs["score"].as_f64(), Some(s.score), "{id}");
+        assert!(out.path().join(format!("feedback/{id}.md")).is_file());
+    }
+    let dave: SubmissionResult =
+        serde_json::from_slice(&fs::read(out.path().join("results/dave.json")).unwrap()).unwrap();
+    assert!(dave.build.unwrap().message.contains("';' expected"));
+    let csv = fs::read_to_string(out.path().join("gradebook.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 7, "{csv}");
+    assert!(csv.lines().any(|l| l.starts_with("alice,3,3")), "{csv}");
+    let junit = fs::read_to_string(out.path().join("junit.xml")).unwrap();
+    assert_eq!(junit.matches("<testsuite ").count(), 6);
+    // A second run finds everyone graded and grades no one again.
+    let again = grade(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--submissions",
+        class.path().to_str().unwrap(),
+        "--out",
+        out.path().to_str().unwrap(),
+        "--shell",
+        "--build",
+        "javac -d {dir} {dir}/*.java",
+        "--cmd",
+        "java -cp {dir} TakeStones {args}",
+    ]);
+    assert!(String::from_utf8_lossy(&again.stdout).contains("graded 0 student(s), 6 already graded earlier"));
+}

@@ -1,0 +1,248 @@
+//! Every report format, snapshotted on one hand-built report that holds every status: a passed case, a wrong
+//! answer differing in CRs, trailing spaces and a tab, a timeout, a crash with stderr, a nonzero exit, an output
+//! limit, a harness error, hidden and after-due-date cases, and a second submission whose build failed.
+//! Snapshots live in the top-level `snapshots/` folder as `render_<format>@all_statuses.snap`.
+
+use referee::harness::model::{
+    BuildResult, Captured, CaseResult, FirstDifference, RunReport, Status, SubmissionResult, Visibility, SCHEMA_VERSION,
+};
+use referee::harness::render::{gradescope, markdown, render, Format, RenderOptions};
+
+const EXPECTED: &str = "Move: 3\nValue: -1.0\nNumber of Nodes Visited: 12\nMax Depth Reached: 3\n\
+                        Avg Effective Branching Factor: 1.8\n";
+
+fn captured(text: &str) -> Captured {
+    Captured { text: text.to_string(), truncated: false, bytes: text.len(), invalid_utf8: false }
+}
+
+fn case(name: &str, args: &str, status: Status, detail: &str) -> CaseResult {
+    CaseResult {
+        name: name.to_string(),
+        args: args.split_whitespace().map(String::from).collect(),
+        status,
+        score: 0.0,
+        max_score: 1.0,
+        visibility: Visibility::Visible,
+        tags: vec![],
+        detail: detail.to_string(),
+        reading: None,
+        lines_matched: None,
+        difference: None,
+        expected: EXPECTED.to_string(),
+        stdout: Captured::default(),
+        stderr: Captured::default(),
+        elapsed_ms: 25,
+    }
+}
+
+fn alice() -> SubmissionResult {
+    let passed = CaseResult {
+        score: 1.0,
+        reading: Some("composite=legal-moves".into()),
+        tags: vec!["official".into()],
+        stdout: captured(EXPECTED),
+        elapsed_ms: 12,
+        ..case("official-1", "3 0 0", Status::Passed, "")
+    };
+    let failed = CaseResult {
+        score: 1.2,
+        max_score: 2.0,
+        tags: vec!["official".into()],
+        lines_matched: Some((3, 5)),
+        difference: Some(FirstDifference {
+            line: 3,
+            expected: Some("Number of Nodes Visited: 12".into()),
+            actual: Some("Number of Nodes Visited:\t12".into()),
+        }),
+        stdout: captured(
+            "Move: 3\r\nValue: -1.0  \r\nNumber of Nodes Visited:\t12\r\nMax Depth Reached: 4\r\n\
+             Avg Effective Branching Factor: 1.8",
+        ),
+        elapsed_ms: 15,
+        ..case("official-2", "7 0 3", Status::Failed, "line 3 differs")
+    };
+    let timeout = CaseResult {
+        visibility: Visibility::AfterDueDate,
+        elapsed_ms: 10_000,
+        ..case("deep-search", "30 0 12", Status::Timeout, "no output after 10 s")
+    };
+    let crashed = CaseResult {
+        stdout: captured("Move: 2\n"),
+        stderr: captured("\u{1b}[1;31mfatal:\u{1b}[0m stack smashing detected\nSegmentation fault (core dumped)\n"),
+        elapsed_ms: 9,
+        ..case("crash", "7 1 1 2", Status::Crashed, "killed by SIGSEGV")
+    };
+    let trace: String = std::iter::once(
+        "Exception in thread \"main\" java.lang.NumberFormatException: For input string: \"x\"\n".to_string(),
+    )
+    .chain((1..=11).map(|i| format!("\tat TakeStones.parse(TakeStones.java:{})\n", 40 + i)))
+    .collect();
+    let nonzero = CaseResult {
+        stderr: captured(&trace),
+        elapsed_ms: 140,
+        ..case("bad-args", "7 x", Status::NonzeroExit, "exit code 1")
+    };
+    let flood = CaseResult {
+        visibility: Visibility::Hidden,
+        stdout: Captured { truncated: true, ..captured(&"Move: 1\n".repeat(40)) },
+        elapsed_ms: 300,
+        ..case("flood", "5 0 0", Status::OutputLimit, "printed more than 320 bytes; killed")
+    };
+    let hidden_pass = CaseResult {
+        visibility: Visibility::Hidden,
+        score: 1.0,
+        stdout: captured(EXPECTED),
+        ..case("hidden-1", "12 2 5 10 3", Status::Passed, "")
+    };
+    let harness = CaseResult {
+        stderr: captured("spawn python3: No such file or directory (os error 2)\n"),
+        elapsed_ms: 0,
+        ..case("needs-python", "3 0 0", Status::HarnessError, "could not start `python3`")
+    };
+    SubmissionResult {
+        id: "alice".into(),
+        source: "submissions/alice.zip".into(),
+        build: Some(BuildResult {
+            ok: true,
+            command: "javac TakeStones.java".into(),
+            message: String::new(),
+            elapsed_ms: 812,
+        }),
+        cases: vec![passed, failed, timeout, crashed, nonzero, flood, hidden_pass, harness],
+        score: 3.2,
+        max_score: 9.0,
+        run: "run-1".into(),
+        fingerprint: "suite-fp-1".into(),
+    }
+}
+
+fn bob() -> SubmissionResult {
+    let cases = alice()
+        .cases
+        .into_iter()
+        .map(|c| CaseResult {
+            status: Status::BuildError,
+            score: 0.0,
+            detail: "the build failed".into(),
+            reading: None,
+            lines_matched: None,
+            difference: None,
+            stdout: Captured::default(),
+            stderr: Captured::default(),
+            elapsed_ms: 0,
+            ..c
+        })
+        .collect();
+    SubmissionResult {
+        id: "bob".into(),
+        source: "submissions/bob.zip".into(),
+        build: Some(BuildResult {
+            ok: false,
+            command: "javac TakeStones.java".into(),
+            message: "TakeStones.java:14: \u{1b}[31merror:\u{1b}[0m ';' expected\n        int best = 0\n                    ^\n1 error\n"
+                .into(),
+            elapsed_ms: 640,
+        }),
+        cases,
+        score: 0.0,
+        max_score: 9.0,
+        run: "run-1".into(),
+        fingerprint: "suite-fp-1".into(),
+    }
+}
+
+fn report() -> RunReport {
+    RunReport { schema: SCHEMA_VERSION, suite: "takestones".into(), submissions: vec![alice(), bob()] }
+}
+
+const REDACT: RenderOptions = RenderOptions { color: false, redact: true };
+
+fn rendered(format: Format, options: &RenderOptions) -> String {
+    let mut out = Vec::new();
+    render(format, &report(), options, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn snapshot(format: Format, name: &str) {
+    let text = rendered(format, &REDACT);
+    crate::util::in_snapshot_dir("all_statuses", || insta::assert_snapshot!(name, text));
+}
+
+#[test]
+fn terminal() {
+    snapshot(Format::Terminal, "render_terminal");
+}
+
+#[test]
+fn json() {
+    snapshot(Format::Json, "render_json");
+}
+
+#[test]
+fn gradescope() {
+    snapshot(Format::Gradescope, "render_gradescope");
+}
+
+#[test]
+fn junit() {
+    snapshot(Format::Junit, "render_junit");
+}
+
+#[test]
+fn csv() {
+    snapshot(Format::Csv, "render_csv");
+}
+
+#[test]
+fn markdown() {
+    snapshot(Format::Md, "render_md");
+}
+
+#[test]
+fn json_round_trips_the_model() {
+    let back: RunReport = serde_json::from_str(&rendered(Format::Json, &RenderOptions::default())).unwrap();
+    assert_eq!(back, report());
+}
+
+#[test]
+fn gradescope_is_one_valid_object_per_submission() {
+    for (submission, passed) in [(alice(), 2), (bob(), 0)] {
+        let mut out = Vec::new();
+        gradescope::render_submission(&submission, &RenderOptions::default(), &mut out).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let tests = value["tests"].as_array().unwrap();
+        assert_eq!(tests.len(), submission.cases.len());
+        assert_eq!(tests.iter().filter(|t| t["status"] == "passed").count(), passed);
+        assert_eq!(value["score"], submission.score);
+        assert!(value["execution_time"].is_u64());
+    }
+}
+
+#[test]
+fn per_submission_markdown_matches_the_report_section() {
+    let mut out = Vec::new();
+    markdown::render_submission(&bob(), &REDACT, &mut out).unwrap();
+    let alone = String::from_utf8(out).unwrap();
+    assert!(alone.starts_with("# bob: 0 / 9\n"));
+    assert!(alone.contains("## Build failed"));
+    assert!(!alone.contains('\u{1b}'));
+}
+
+#[test]
+fn only_the_terminal_format_colors() {
+    let color = RenderOptions { color: true, redact: true };
+    assert!(rendered(Format::Terminal, &color).contains("\u{1b}[31m"));
+    for format in [Format::Json, Format::Gradescope, Format::Junit, Format::Csv, Format::Md] {
+        let text = rendered(format, &color);
+        assert!(!text.contains('\u{1b}'), "{format:?} wrote an escape code");
+        assert_eq!(text, rendered(format, &REDACT), "{format:?} depends on color");
+    }
+}
+
+#[test]
+fn redaction_zeroes_every_time() {
+    let text = rendered(Format::Junit, &REDACT);
+    assert!(text.lines().filter(|l| l.contains("time=")).all(|l| l.contains(r#"time="0.000""#)), "{text}");
+    let text = rendered(Format::Terminal, &REDACT);
+    assert!(!text.contains("25 ms") && text.contains(" 0 ms"));
+}
