@@ -8,9 +8,16 @@ use crate::game::takestones::{LargeBoard, Position, SmallBoard, Stones};
 use crate::reference::takestones::{stats_search, CompositeCount};
 use crate::search::Limits;
 
-/// Runs full searches `N 0 0` for N in `from..=to` and prints nodes, time and nodes per second for each.
+/// Runs the chosen benchmark and prints its numbers.
 pub fn run(args: &BenchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let BenchTarget::Takestones = args.target;
+    match args.target {
+        BenchTarget::Takestones => takestones(args, out, err),
+        BenchTarget::Harness => super::bench_harness::run(args, out, err),
+    }
+}
+
+/// Runs full searches `N 0 0` for N in `from..=to` and prints nodes, time and nodes per second for each.
+fn takestones(args: &BenchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let limit = match args.board {
         BoardChoice::Small => SmallBoard::MAX_STONES,
         BoardChoice::Large => crate::game::takestones::MAX_STONES,

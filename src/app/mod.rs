@@ -2,6 +2,7 @@
 //! the writers it is given and returns the exit code, so tests drive it without a process.
 
 pub mod bench;
+mod bench_harness;
 pub mod grade;
 pub mod takestones;
 pub mod verify;

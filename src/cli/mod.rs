@@ -156,6 +156,8 @@ pub struct VerifyArgs {
 pub enum BenchTarget {
     /// Full Take-Stones searches `N 0 0` (stats edition), nodes per second.
     Takestones,
+    /// Grading overhead: a class of trivial Python submissions graded vs the same commands run bare.
+    Harness,
 }
 
 /// Which Take-Stones board the benchmark runs on.
@@ -182,4 +184,22 @@ pub struct BenchArgs {
     /// Which board.
     #[arg(long, value_enum, default_value = "small")]
     pub board: BoardChoice,
+    /// Harness: students in the class.
+    #[arg(long, default_value_t = 40)]
+    pub students: usize,
+    /// Harness: parallel jobs for the second measurement.
+    #[arg(long, default_value_t = 2)]
+    pub jobs: usize,
+    /// Harness: the submissions' language.
+    #[arg(long, value_enum, default_value = "python")]
+    pub lang: BenchLang,
+}
+
+/// The language of the harness benchmark's trivial submissions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BenchLang {
+    /// A Python script (about 12 ms per run).
+    Python,
+    /// A compiled Java class (about 100 ms per run, the course's language).
+    Java,
 }

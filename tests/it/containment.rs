@@ -174,7 +174,13 @@ fn interrupt_and_resume(signal: &str) {
     assert!(first.iter().all(|r| r.run == first_run && r.cases.iter().all(|c| c.status == Status::Passed)));
 
     let again = grade_slow(&class, &out).output().unwrap();
-    assert_eq!(again.status.code(), Some(0), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(
+        again.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&again.stdout),
+        String::from_utf8_lossy(&again.stderr)
+    );
     let text = String::from_utf8_lossy(&again.stdout);
     let line = format!("graded {} student(s), {graded_first} already graded earlier", 5 - graded_first);
     assert!(text.contains(&line), "{text}");

@@ -109,12 +109,11 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let resolved = sandbox::resolve_program(&spec.program, &spec.sandbox)
         .map_err(|message| RunError::Spawn { program: program.clone(), source: std::io::Error::other(message) })?;
     let marker = sandbox::next_marker();
-    let nproc = spec.sandbox.identity.map(|_| spec.limits.processes);
     let launcher = launcher::launcher_path();
     let mut command = match &launcher {
         Some(path) => {
             let mut c = Command::new(path);
-            c.args(launcher::arguments(&spec.limits, nproc, &resolved, &spec.args));
+            c.args(launcher::arguments(&spec.limits, spec.sandbox.identity, &resolved, &spec.args));
             c
         }
         None => {
@@ -135,7 +134,8 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     {
         use std::os::unix::process::CommandExt;
         command.process_group(0);
-        if let Some(id) = spec.sandbox.identity {
+        // Without a launcher, std switches the user (at the price of a fork of the grader).
+        if let (None, Some(id)) = (&launcher, spec.sandbox.identity) {
             command.uid(id.uid).gid(id.gid);
         }
     }

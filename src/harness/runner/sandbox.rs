@@ -37,34 +37,47 @@ pub struct Sandbox {
 /// student's JVM of threads. No passwd entry is needed for a uid to run a process.
 pub const UID_BASE: u32 = 600_000;
 
-fn leased() -> &'static Mutex<HashSet<u32>> {
-    static LEASED: OnceLock<Mutex<HashSet<u32>>> = OnceLock::new();
-    LEASED.get_or_init(|| Mutex::new(HashSet::new()))
-}
-
-/// A uid on loan to one submission; returned when dropped.
+/// A uid on loan to one submission, across every grader process on the machine: each uid is backed by an
+/// exclusively locked file in the temp folder, which the kernel unlocks when the grader exits or dies. (Two graders
+/// leasing independently ran one's fork bomb and another's student under one uid, and RLIMIT_NPROC then failed the
+/// innocent `execve`.) The uid returns to the pool when the lease is dropped.
 #[derive(Debug)]
 pub struct Lease {
-    uid: Option<u32>,
-}
-
-impl Drop for Lease {
-    fn drop(&mut self) {
-        if let Some(uid) = self.uid {
-            leased().lock().unwrap_or_else(|p| p.into_inner()).remove(&uid);
-        }
-    }
+    _lock: Option<std::fs::File>,
 }
 
 impl Sandbox {
     /// The sandbox one submission runs in: with dedicated users, a uid of its own for as long as the lease lives.
     pub fn lease(&self) -> (Sandbox, Lease) {
-        let Some(base) = self.identity else { return (*self, Lease { uid: None }) };
-        let mut set = leased().lock().unwrap_or_else(|p| p.into_inner());
-        let uid = (UID_BASE..).find(|u| !set.contains(u)).unwrap_or(base.uid);
-        set.insert(uid);
-        (Sandbox { identity: Some(Identity { uid, gid: base.gid }) }, Lease { uid: Some(uid) })
+        let Some(base) = self.identity else { return (*self, Lease { _lock: None }) };
+        match lock_free_uid() {
+            Some((uid, lock)) => {
+                (Sandbox { identity: Some(Identity { uid, gid: base.gid }) }, Lease { _lock: Some(lock) })
+            }
+            // No lock folder: fall back to the shared identity (RLIMIT_NPROC then counts all runs together).
+            None => (*self, Lease { _lock: None }),
+        }
     }
+}
+
+/// The first uid from [`UID_BASE`] whose lock file this process could lock exclusively.
+fn lock_free_uid() -> Option<(u32, std::fs::File)> {
+    let dir = std::env::temp_dir().join("referee-uid-locks");
+    std::fs::create_dir_all(&dir).ok()?;
+    (UID_BASE..UID_BASE + 4096).find_map(|uid| {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join(uid.to_string()))
+            .ok()?;
+        #[cfg(unix)]
+        {
+            use rustix::fs::{flock, FlockOperation};
+            flock(&file, FlockOperation::NonBlockingLockExclusive).ok()?;
+        }
+        Some((uid, file))
+    })
 }
 
 /// Finds `program` the way `execvp` would, but when runs use a dedicated user, only where that user can reach

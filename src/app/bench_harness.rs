@@ -1,0 +1,176 @@
+//! `referee bench harness`: what grading costs on top of the submissions' own run time.
+//!
+//! A class of trivial Python or Java submissions (each prints the official answer of the built-in stats suite) is run four
+//! ways: every command bare (spawn, capture, wait) one after another and with `--jobs` threads, then graded as a
+//! class with `-j 1` and `-j JOBS` (scratch copies, sandbox user, limits, launcher, comparison, result files).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::cli::{exit, BenchArgs, BenchLang};
+use crate::harness::grade::class::{discover, grade_class, make_traversable, Store};
+use crate::harness::grade::{for_each_parallel, GradeConfig, PreparedSuite};
+use crate::harness::runner::{Limits, Sandbox, Template};
+use crate::harness::suite::{builtin, Expected};
+
+/// Rounds of the four measurements; each is reported as its median.
+const ROUNDS: usize = 5;
+
+fn python_source(answers: &[(String, String)]) -> String {
+    let mut s = String::from("import sys\nANSWERS = {\n");
+    for (args, text) in answers {
+        s.push_str(&format!("    {args:?}: {text:?},\n"));
+    }
+    s + "}\nsys.stdout.write(ANSWERS.get(' '.join(sys.argv[1:]), ''))\n"
+}
+
+fn java_source(answers: &[(String, String)]) -> String {
+    let quote = |t: &str| format!("{t:?}");
+    let mut s = String::from(
+        "public class TakeStones {\n  public static void main(String[] a) {\n    String k = String.join(\" \", a);\n",
+    );
+    for (args, text) in answers {
+        s.push_str(&format!("    if (k.equals({})) System.out.print({});\n", quote(args), quote(text)));
+    }
+    s + "  }\n}\n"
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// Runs the four measurements and prints them.
+pub fn run(args: &BenchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    match measure(args, out) {
+        Ok(()) => exit::SUCCESS,
+        Err(message) => {
+            let _ = writeln!(err, "referee bench harness: {message}");
+            exit::INTERNAL
+        }
+    }
+}
+
+fn python() -> String {
+    ["/usr/bin/python3", "/usr/local/bin/python3"]
+        .iter()
+        .find(|p| Path::new(p).exists())
+        .map_or("python3".into(), |p| p.to_string())
+}
+
+fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
+    let suite = builtin::suite("takestones-stats-2019").map_err(|e| e.to_string())?;
+    let work = tempfile::tempdir().map_err(|e| e.to_string())?;
+    make_traversable(work.path()).map_err(|e| e.to_string())?;
+    let class = work.path().join("class");
+    // The trivial submission: look the answer up and print it.
+    let answers: Vec<(String, String)> = suite
+        .cases
+        .iter()
+        .filter_map(|c| match &c.expected {
+            Expected::Text(t) => Some((c.args.join(" "), t.clone())),
+            Expected::Reference => None,
+        })
+        .collect();
+    let students = args.students.max(1);
+    let java = args.lang == BenchLang::Java;
+    let dirs: Vec<std::path::PathBuf> = (0..students).map(|i| class.join(format!("s{i:03}-HW2-P3"))).collect();
+    for dir in &dirs {
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+        if java {
+            std::fs::write(dir.join("TakeStones.java"), java_source(&answers)).map_err(|e| e.to_string())?;
+            let ok = Command::new("javac").arg("-d").arg(dir).arg(dir.join("TakeStones.java")).status();
+            if !ok.is_ok_and(|s| s.success()) {
+                return Err("javac failed (is a JDK installed?)".into());
+            }
+        } else {
+            std::fs::write(dir.join("takestones.py"), python_source(&answers)).map_err(|e| e.to_string())?;
+        }
+    }
+    let python = python();
+    let template = if java {
+        "java -cp {dir} TakeStones {args}".to_string()
+    } else {
+        format!("{python} {{dir}}/takestones.py {{args}}")
+    };
+    let command = Template::parse(&template, false).map_err(|e| e.to_string())?;
+    let runs: Vec<(std::ffi::OsString, Vec<std::ffi::OsString>)> = dirs
+        .iter()
+        .flat_map(|dir| suite.cases.iter().map(|c| command.expand(dir, &c.args)).collect::<Vec<_>>())
+        .collect();
+    let bare = |jobs: usize| {
+        let start = Instant::now();
+        for_each_parallel(
+            &runs,
+            jobs,
+            |(program, a)| {
+                Command::new(program).args(a).stdin(Stdio::null()).output().map(|o| o.status.success()).unwrap_or(false)
+            },
+            |_, _| {},
+        );
+        start.elapsed()
+    };
+    let jobs = args.jobs.max(1);
+    let prepared = PreparedSuite::new(suite);
+    let entries = discover(&class).map_err(|e| e.to_string())?;
+    let graded = |j: usize, tag: &str| -> Result<Duration, String> {
+        let config = GradeConfig {
+            command: command.clone(),
+            build: None,
+            limits: Limits::default(),
+            build_timeout: Duration::from_secs(60),
+            sandbox: Sandbox::default_for_this_process(),
+            case_jobs: 1,
+            cancel: Arc::new(AtomicBool::new(false)),
+            run_id: tag.to_string(),
+        };
+        let out_dir = work.path().join(format!("out-{tag}"));
+        let store = Store::open(&out_dir).map_err(|e| e.to_string())?;
+        let scratch = work.path().join(format!("scratch-{tag}"));
+        make_traversable(&scratch).map_err(|e| e.to_string())?;
+        let start = Instant::now();
+        let mut saved = 0;
+        grade_class(&entries, &prepared, &config, j, &store, &scratch, |_, r| saved += usize::from(r.is_ok()))
+            .map_err(|_| "cancelled".to_string())?;
+        let elapsed = start.elapsed();
+        if saved != entries.len() {
+            return Err(format!("only {saved} of {} results were stored", entries.len()));
+        }
+        Ok(elapsed)
+    };
+    // Warm the page cache and the interpreter once, then interleave the four measurements over several rounds and
+    // keep each one's median: on a shared 2-core machine single timings swing by 10%.
+    let _ = bare(1);
+    let (mut b1, mut g1, mut bj, mut gj) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        b1.push(bare(1));
+        g1.push(graded(1, &format!("j1-{round}"))?);
+        bj.push(bare(jobs));
+        gj.push(graded(jobs, &format!("jn-{round}"))?);
+    }
+    if std::env::var_os("REFEREE_BENCH_VERBOSE").is_some() {
+        let _ = writeln!(out, "rounds: bare-1 {b1:?}\n graded-1 {g1:?}\n bare-j {bj:?}\n graded-j {gj:?}");
+    }
+    let (bare_1, graded_1, bare_j, graded_j) = (median(b1), median(g1), median(bj), median(gj));
+    let n = runs.len() as f64;
+    let line = |label: &str, d: Duration| {
+        format!("{label:<28} {:>8.3} s  {:>7.2} ms/run", d.as_secs_f64(), d.as_secs_f64() * 1e3 / n)
+    };
+    let pct = |a: Duration, b: Duration| (a.as_secs_f64() / b.as_secs_f64() - 1.0) * 100.0;
+    let _ = writeln!(
+        out,
+        "harness overhead: {students} trivial Python submissions x {} cases = {} runs",
+        prepared.suite.cases.len(),
+        runs.len()
+    );
+    let _ = writeln!(out, "{}", line("bare, sequential", bare_1));
+    let _ = writeln!(out, "{}  overhead {:+.1}%", line("graded, -j 1", graded_1), pct(graded_1, bare_1));
+    let _ = writeln!(out, "{}", line(&format!("bare, {jobs} threads"), bare_j));
+    let _ = writeln!(out, "{}  overhead {:+.1}%", line(&format!("graded, -j {jobs}"), graded_j), pct(graded_j, bare_j));
+    let _ = writeln!(out, "speed-up of -j {jobs} over -j 1: {:.2}x", graded_1.as_secs_f64() / graded_j.as_secs_f64());
+    Ok(())
+}
