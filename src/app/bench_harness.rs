@@ -163,9 +163,15 @@ fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
     let pct = |a: Duration, b: Duration| (a.as_secs_f64() / b.as_secs_f64() - 1.0) * 100.0;
     let _ = writeln!(
         out,
-        "harness overhead: {students} trivial Python submissions x {} cases = {} runs",
+        "harness overhead: {students} trivial {} submissions x {} cases = {} runs (median of {ROUNDS} rounds), {}",
+        if java { "Java" } else { "Python" },
         prepared.suite.cases.len(),
-        runs.len()
+        runs.len(),
+        if Sandbox::default_for_this_process().identity.is_some() {
+            "sandboxed as per-student users"
+        } else {
+            "as this user"
+        }
     );
     let _ = writeln!(out, "{}", line("bare, sequential", bare_1));
     let _ = writeln!(out, "{}  overhead {:+.1}%", line("graded, -j 1", graded_1), pct(graded_1, bare_1));

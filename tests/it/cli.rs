@@ -145,3 +145,32 @@ fn ten_thousand_stones_at_depth_three_finishes() {
     assert!(solution.counters.visited > solution.counters.evaluated);
     assert_eq!(solution.counters.max_depth, 3);
 }
+
+/// Found in review: under a memory limit the solver's big stack could not be created and the program exited 3
+/// silently. It must fall back to a smaller stack and answer.
+#[test]
+fn answers_under_an_address_space_limit() {
+    let bin = assert_cmd::cargo::cargo_bin("takestones");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v 400000 && exec {} 7 0 0", bin.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("Move: "));
+}
+
+/// Found in review: a bad first move followed by a finished game printed a warning and an error.
+#[test]
+fn a_warning_never_joins_an_error() {
+    let out = takestones("1 1 1 0");
+    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1);
+}
+
+#[test]
+fn referee_without_a_command_is_a_usage_error() {
+    let out = Command::cargo_bin("referee").unwrap().output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8(out.stderr).unwrap().lines().count(), 1);
+}

@@ -69,11 +69,20 @@ fn the_shipped_files_are_the_courses_unchanged() {
     if !shared.exists() {
         return; // a clone without shared/ beside it: nothing to compare with
     }
+    let names = |d: &Path| {
+        let mut v: Vec<_> = fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name()).collect();
+        v.sort();
+        v
+    };
     for dir in ["stats-2019", "trace-2017"] {
-        for entry in fs::read_dir(shared.join(dir)).unwrap() {
-            let entry = entry.unwrap();
-            let ours = fs::read(ours.join(dir).join(entry.file_name())).unwrap();
-            assert_eq!(ours, fs::read(entry.path()).unwrap(), "{dir}/{:?}", entry.file_name());
+        // Same files, no more, no fewer, byte for byte.
+        assert_eq!(names(&ours.join(dir)), names(&shared.join(dir)), "{dir}");
+        for name in names(&shared.join(dir)) {
+            assert_eq!(
+                fs::read(ours.join(dir).join(&name)).unwrap(),
+                fs::read(shared.join(dir).join(&name)).unwrap(),
+                "{dir}/{name:?}"
+            );
         }
     }
 }

@@ -92,3 +92,155 @@ impl Oracle {
         (v, Some(m))
     }
 }
+
+/// The whole printed output, from an alpha-beta written out as AIMA Figure 5.7 reads (separate MAX-VALUE and
+/// MIN-VALUE), with its own counters and trace. Values are integers: the stats edition in tenths (so `0.6` is 6),
+/// which makes every comparison exact; the branching factor is rounded HALF_UP on the exact fraction, which is
+/// what Java's `%.1f` does to the nearest double for fractions this small.
+pub struct Printed<'a> {
+    oracle: &'a Oracle,
+    limit: u32,
+    visited: u64,
+    evaluated: u64,
+    max_depth: u32,
+    trace: String,
+}
+
+impl Oracle {
+    /// The program's output for `taken` and `depth` (0 = unlimited); `None` when the root has no legal move.
+    pub fn printed(&self, taken: &[u32], depth: u32) -> Option<String> {
+        let mut available = vec![true; self.n + 1];
+        available[0] = false;
+        for &t in taken {
+            available[t as usize] = false;
+        }
+        let last = taken.last().map(|&t| t as usize);
+        let max = taken.len() % 2 == 0;
+        if self.legal(&available, last).is_empty() {
+            return None;
+        }
+        let mut p =
+            Printed { oracle: self, limit: depth, visited: 0, evaluated: 0, max_depth: 0, trace: String::new() };
+        let (alpha, beta) = if self.trace_edition { (-1000, 1000) } else { (i64::MIN / 2, i64::MAX / 2) };
+        let (value, best) = if max {
+            p.max_value(&mut available, last, None, 0, alpha, beta)
+        } else {
+            p.min_value(&mut available, last, None, 0, alpha, beta)
+        };
+        let best = best?;
+        if self.trace_edition {
+            available[best] = false;
+            let rest: String = (1..=self.n).filter(|&s| available[s]).map(|s| format!("{s} ")).collect();
+            return Some(format!("{}NEXT MOVE\n{best}\n{rest}\n", p.trace));
+        }
+        let tenths = |v: i64| format!("{}{}.{}", if v < 0 { "-" } else { "" }, v.abs() / 10, v.abs() % 10);
+        let (num, den) = ((p.visited - 1) as u128, (p.visited - p.evaluated) as u128);
+        let ebf = (20 * num + den) / (2 * den); // round(10 * num / den), halves up
+        Some(format!(
+            "Move: {best}\nValue: {}\nNumber of Nodes Visited: {}\nNumber of Nodes Evaluated: {}\nMax Depth Reached: {}\nAvg Effective Branching Factor: {}.{}\n",
+            tenths(value),
+            p.visited,
+            p.evaluated,
+            p.max_depth,
+            ebf / 10,
+            ebf % 10
+        ))
+    }
+}
+
+impl Printed<'_> {
+    fn enter(&mut self, depth: u32) {
+        self.visited += 1;
+        self.max_depth = self.max_depth.max(depth);
+    }
+
+    /// The leaf value in the oracle's integer units, or `None` when the node is not a leaf.
+    fn leaf(&mut self, available: &[bool], last: Option<usize>, max: bool, depth: u32) -> Option<i64> {
+        let o = self.oracle;
+        let at_limit = self.limit != 0 && depth == self.limit;
+        if !(o.legal(available, last).is_empty() || at_limit) {
+            return None;
+        }
+        self.evaluated += 1;
+        let v = o.evaluate(available, last, max);
+        // The oracle's own values are doubles (stats) or whole numbers (trace); scale the stats ones to tenths.
+        Some(if o.trace_edition { v as i64 } else { (v * 10.0).round() as i64 })
+    }
+
+    fn record(&mut self, available: &[bool], last: Option<usize>, via: Option<usize>, alpha: i64, beta: i64) {
+        if !self.oracle.trace_edition {
+            return;
+        }
+        let stone = via.map(|s| s as i64).or(last.map(|s| s as i64)).unwrap_or(-1);
+        let stones: String = (1..=self.oracle.n).filter(|&s| available[s]).map(|s| format!("{s} ")).collect();
+        self.trace.push_str(&format!("{stone}\n{stones}\nalpha: {alpha}\tbeta: {beta}\n"));
+    }
+
+    fn max_value(
+        &mut self,
+        av: &mut [bool],
+        last: Option<usize>,
+        via: Option<usize>,
+        d: u32,
+        mut alpha: i64,
+        beta: i64,
+    ) -> (i64, Option<usize>) {
+        self.enter(d);
+        if let Some(v) = self.leaf(av, last, true, d) {
+            self.record(av, last, via, alpha, beta);
+            return (v, None);
+        }
+        let mut v = i64::MIN;
+        let mut best = None;
+        for m in self.oracle.legal(av, last) {
+            av[m] = false;
+            let (child, _) = self.min_value(av, Some(m), Some(m), d + 1, alpha, beta);
+            av[m] = true;
+            if child > v {
+                v = child;
+                best = Some(m);
+            }
+            if v >= beta {
+                self.record(av, last, via, alpha, beta);
+                return (v, best);
+            }
+            alpha = alpha.max(v);
+        }
+        self.record(av, last, via, alpha, beta);
+        (v, best)
+    }
+
+    fn min_value(
+        &mut self,
+        av: &mut [bool],
+        last: Option<usize>,
+        via: Option<usize>,
+        d: u32,
+        alpha: i64,
+        mut beta: i64,
+    ) -> (i64, Option<usize>) {
+        self.enter(d);
+        if let Some(v) = self.leaf(av, last, false, d) {
+            self.record(av, last, via, alpha, beta);
+            return (v, None);
+        }
+        let mut v = i64::MAX;
+        let mut best = None;
+        for m in self.oracle.legal(av, last) {
+            av[m] = false;
+            let (child, _) = self.max_value(av, Some(m), Some(m), d + 1, alpha, beta);
+            av[m] = true;
+            if child < v {
+                v = child;
+                best = Some(m);
+            }
+            if v <= alpha {
+                self.record(av, last, via, alpha, beta);
+                return (v, best);
+            }
+            beta = beta.min(v);
+        }
+        self.record(av, last, via, alpha, beta);
+        (v, best)
+    }
+}

@@ -114,6 +114,21 @@ proptest! {
         prop_assert!(value == expected_value, "reference {} vs oracle {}", value, expected_value);
     }
 
+    /// Every byte of both editions' output against the oracle's own alpha-beta, counters and trace.
+    #[test]
+    fn printed_output_equals_the_oracles((position, depth) in position(), trace in any::<bool>()) {
+        let edition = if trace { Edition::Trace } else { Edition::Stats };
+        let request = Request { edition, ..Request::new(position.clone(), depth) };
+        let oracle = Oracle { n: position.n() as usize, trace_edition: trace, composite_counts_all_available: true };
+        let expected = oracle.printed(position.taken(), depth);
+        let mut out = Vec::new();
+        let solved = solve_on(&SmallBoard::new(position.n()).unwrap(), &request, &mut out);
+        match expected {
+            Some(text) => prop_assert_eq!(String::from_utf8(out).unwrap(), text),
+            None => prop_assert!(solved.is_err()),
+        }
+    }
+
     #[test]
     fn stats_counters_satisfy_their_definitions((position, depth) in position()) {
         let board = SmallBoard::new(position.n()).unwrap();

@@ -109,7 +109,11 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let resolved = sandbox::resolve_program(&spec.program, &spec.sandbox)
         .map_err(|message| RunError::Spawn { program: program.clone(), source: std::io::Error::other(message) })?;
     let marker = sandbox::next_marker();
-    let launcher = launcher::launcher_path();
+    // Under the grader's own user, Linux lets the grader set the limits right after spawning (`prlimit` needs no
+    // privilege on one's own processes), which saves the launcher's exec (about 0.75 ms a run); switching to a
+    // sandbox user needs the launcher.
+    let launcher =
+        if spec.sandbox.identity.is_none() && cfg!(target_os = "linux") { None } else { launcher::launcher_path() };
     let mut command = match &launcher {
         Some(path) => {
             let mut c = Command::new(path);
