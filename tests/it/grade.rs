@@ -287,3 +287,66 @@ fn a_class_of_java_hand_ins_writes_every_report() {
     ]);
     assert!(String::from_utf8_lossy(&again.stdout).contains("graded 0 student(s), 6 already graded earlier"));
 }
+
+/// Hand-ins that are not what they claim: a corrupt zip is the student's build error; a zip whose entries try to
+/// climb out (`../`) is unpacked without them; two hand-ins for one id stop the run with a usage error.
+#[test]
+fn broken_and_malicious_hand_ins() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    fs::create_dir_all(&class).unwrap();
+    fs::write(class.join("mallory-HW2-P3.zip"), b"PK\x03\x04 this is not really a zip").unwrap();
+    let mut zip = zip::ZipWriter::new(fs::File::create(class.join("slip-HW2-P3.zip")).unwrap());
+    for (name, body) in [("../escaped.txt", "x"), ("slip/takestones.py", "print('Move: 1')\n")] {
+        zip.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
+        std::io::Write::write_all(&mut zip, body.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap();
+    let out = work.path().join("out");
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let result = grade(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--submissions",
+        class.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--cmd",
+        &cmd,
+    ]);
+    assert_eq!(result.status.code(), Some(1), "{}", String::from_utf8_lossy(&result.stderr));
+    let read = |id: &str| -> SubmissionResult {
+        serde_json::from_slice(&fs::read(out.join(format!("results/{id}.json"))).unwrap()).unwrap()
+    };
+    let mallory = read("mallory");
+    assert_eq!(statuses(&mallory), vec![BuildError; 3]);
+    assert!(mallory.build.unwrap().message.contains("not a readable zip"));
+    // The climbing entry was dropped; the real file was found inside the zip's folder and ran.
+    assert_eq!(statuses(&read("slip")), vec![Failed; 3]);
+    assert!(!work.path().join("escaped.txt").exists() && !class.join("escaped.txt").exists());
+
+    fs::create_dir_all(class.join("mallory")).unwrap();
+    let dup =
+        grade(&["--suite", "builtin:takestones-stats-2019", "--submissions", class.to_str().unwrap(), "--cmd", "true"]);
+    assert_eq!(dup.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&dup.stderr).contains("two submissions for student 'mallory'"));
+}
+
+/// A case's stdin reaches the program; without one, stdin is closed (never an open pipe a program could wait on).
+#[test]
+fn stdin_is_the_cases_or_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.toml");
+    fs::write(
+        &suite,
+        "[[case]]\nname = \"fed\"\nstdin = \"hello\"\nexpected = \"read 5 bytes\\n\"\n\
+         [[case]]\nname = \"closed\"\nexpected = \"read 0 bytes\\n\"\n",
+    )
+    .unwrap();
+    let sub = tempfile::tempdir().unwrap();
+    fs::copy(fixture("hostile/stdin_wait.py"), sub.path().join("takestones.py")).unwrap();
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let (code, report) =
+        grade_json(&["--suite", suite.to_str().unwrap(), "--dir", sub.path().to_str().unwrap(), "--cmd", &cmd]);
+    assert_eq!((code, statuses(&report.submissions[0])), (0, vec![Passed, Passed]));
+}
