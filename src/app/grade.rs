@@ -10,7 +10,7 @@ use crate::cli::{exit, ColorChoice, GradeArgs};
 use crate::harness::grade::class::{discover, make_traversable, safe_name, write_atomic, Store};
 use crate::harness::grade::{self, grade_submission, Cancelled, GradeConfig, PreparedSuite};
 use crate::harness::model::{RunReport, SubmissionResult, SCHEMA_VERSION};
-use crate::harness::render::{self, Format, RenderOptions};
+use crate::harness::render::{self, format_points, Format, RenderOptions};
 use crate::harness::runner::{sandbox, Limits, Sandbox, Template};
 use crate::harness::suite;
 
@@ -190,8 +190,8 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
             progress.set_message(format!(
                 "{} {}/{}",
                 result.id,
-                fmt_points(result.score),
-                fmt_points(result.max_score)
+                format_points(result.score),
+                format_points(result.max_score)
             ));
             progress.inc(1);
         },
@@ -228,8 +228,8 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
             out,
             "  {:<24} {:>7} / {:<7} {}",
             r.id,
-            fmt_points(r.score),
-            fmt_points(r.max_score),
+            format_points(r.score),
+            format_points(r.max_score),
             if failed == 0 { "all passed".to_string() } else { format!("{failed} case(s) not passed") }
         );
     }
@@ -286,12 +286,6 @@ fn progress_bar(total: usize) -> indicatif::ProgressBar {
     bar
 }
 
-/// Points as a person writes them: `1`, `0.5`, `2.25`.
-pub fn fmt_points(x: f64) -> String {
-    let s = format!("{:.2}", x);
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
 fn parse_duration(text: &str, what: &str) -> Result<Duration, String> {
     humantime::parse_duration(text)
         .ok()
@@ -324,14 +318,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_and_points() {
+    fn sizes() {
         assert_eq!(parse_bytes("2GiB"), Some(2 << 30));
         assert_eq!(parse_bytes("512M"), Some(512 << 20));
         assert_eq!(parse_bytes("1000"), Some(1000));
         assert_eq!(parse_bytes("lots"), None);
         assert_eq!(parse_bytes("0"), None);
-        assert_eq!(fmt_points(1.0), "1");
-        assert_eq!(fmt_points(0.5), "0.5");
-        assert_eq!(fmt_points(2.25), "2.25");
     }
 }

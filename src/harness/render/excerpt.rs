@@ -23,7 +23,7 @@ pub(crate) const STATUSES: [Status; 8] = [
 ];
 
 /// A score as people write it: `1`, `0.5`, `2.25`, `0.3333` (at most four decimals, no trailing zeros).
-pub(crate) fn number(x: f64) -> String {
+pub fn number(x: f64) -> String {
     if !x.is_finite() {
         return x.to_string();
     }

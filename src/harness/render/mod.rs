@@ -31,6 +31,8 @@ pub mod markdown;
 pub mod terminal;
 pub mod visible;
 
+pub use excerpt::number as format_points;
+
 use std::io::{self, Write};
 
 use crate::harness::model::RunReport;
