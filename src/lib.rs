@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod diagnose;
 pub mod game;
 pub mod harness;
 pub mod reference;

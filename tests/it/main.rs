@@ -3,6 +3,7 @@
 
 mod cli;
 mod containment;
+mod diagnose;
 mod grade;
 mod java_format;
 mod official;

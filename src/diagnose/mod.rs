@@ -1,0 +1,6 @@
+//! Telling a student *which* bug their output shows, and the smallest input that shows it.
+//!
+//! Per game: [`takestones`]. Built on the reference (what is right) and the harness runner (what the submission
+//! prints); the `referee check` command drives it.
+
+pub mod takestones;

@@ -1,0 +1,13 @@
+//! Take-Stones diagnosis: the catalog of known departures ([`Variant`]), a solver that reproduces each
+//! ([`MutantSolver`]), seeded random positions ([`generate`]), shrinking ([`shrink`]), and naming the bug
+//! ([`diagnose`]).
+
+pub mod diagnosis;
+pub mod generate;
+mod mutant;
+pub mod shrink;
+mod variant;
+
+pub use diagnosis::{diagnose, Diagnosis, Observation};
+pub use mutant::MutantSolver;
+pub use variant::{Kind, Variant};

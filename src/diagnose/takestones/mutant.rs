@@ -1,0 +1,254 @@
+//! A Take-Stones solver with every catalog variant as a switch: with no switch on it prints exactly what the
+//! reference prints (a property test holds it to that), and each switch reproduces one known departure.
+//!
+//! It is written out plainly (separate MAX and MIN nodes, one flag test per variant) rather than built on the
+//! generic search, so that the reference and the search it shares with every game stay free of bug switches.
+//! Diagnosis runs it on small shrunk positions, so plainness costs nothing.
+
+use super::variant::Variant;
+use crate::game::takestones::Position;
+use crate::reference::number::{format_fixed, NegativeZero, Rounding};
+use crate::reference::takestones::Edition;
+
+/// The solver for one edition and one set of variants, on boards of up to 127 stones.
+#[derive(Clone, Debug)]
+pub struct MutantSolver {
+    edition: Edition,
+    switches: u32,
+}
+
+/// One search in progress.
+struct Search<'a> {
+    solver: &'a MutantSolver,
+    n: u32,
+    limit: u32,
+    visited: u64,
+    evaluated: u64,
+    max_depth: u32,
+    trace: String,
+}
+
+impl MutantSolver {
+    /// A solver for `edition` with `variants` switched on.
+    pub fn new(edition: Edition, variants: &[Variant]) -> MutantSolver {
+        let switches = variants.iter().fold(0, |m, v| m | 1 << (*v as u32));
+        MutantSolver { edition, switches }
+    }
+
+    fn has(&self, v: Variant) -> bool {
+        self.switches >> (v as u32) & 1 == 1
+    }
+
+    /// What a program with these variants prints for `position` searched to `depth` (0 = to the end); `None` when
+    /// it prints no answer (no legal move at the root, more than 127 stones, or a root that is itself a leaf).
+    pub fn output(&self, position: &Position, depth: u32) -> Option<String> {
+        let n = position.n();
+        if n > 127 {
+            return None;
+        }
+        let all = (1..=n).fold(0u128, |m, s| m | 1 << s);
+        let available = position.taken().iter().fold(all, |m, &s| m & !(1u128 << s));
+        let last = position.last().unwrap_or(0);
+        let max = position.taken().len() % 2 == 0;
+        let mut s =
+            Search { solver: self, n, limit: depth, visited: 0, evaluated: 0, max_depth: 0, trace: String::new() };
+        if s.legal(available, last) == 0 {
+            return None;
+        }
+        let (alpha, beta) = match self.edition {
+            Edition::Stats => (f64::NEG_INFINITY, f64::INFINITY),
+            Edition::Trace => (-1000.0, 1000.0),
+        };
+        let (value, best) = s.node(available, last, max, None, 0, alpha, beta);
+        let best = best?;
+        match self.edition {
+            Edition::Trace => {
+                let after = available & !(1u128 << best);
+                Some(format!("{}NEXT MOVE\n{best}\n{}\n", s.trace, stones(after, n)))
+            }
+            Edition::Stats => {
+                let visited = if self.has(Variant::VisitedExcludesRoot) { s.visited - 1 } else { s.visited };
+                let depth_shown = s.max_depth + u32::from(self.has(Variant::MaxDepthFromOne));
+                let ebf = (visited as f64 - 1.0) / (visited as f64 - s.evaluated as f64);
+                Some(format!(
+                    "Move: {best}\nValue: {}\nNumber of Nodes Visited: {visited}\nNumber of Nodes Evaluated: {}\n\
+                     Max Depth Reached: {depth_shown}\nAvg Effective Branching Factor: {}\n",
+                    self.double(value),
+                    s.evaluated,
+                    self.double(ebf)
+                ))
+            }
+        }
+    }
+
+    /// A double as this program prints it.
+    fn double(&self, x: f64) -> String {
+        if x.is_nan() {
+            return "NaN".into();
+        }
+        if x.is_infinite() {
+            return if x > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+        }
+        let zero = if self.has(Variant::NegativeZero) { NegativeZero::Keep } else { NegativeZero::Normalize };
+        if self.has(Variant::RawDouble) {
+            // Java's Double.toString: the shortest repr, always with a fractional part.
+            let s = format!("{x}");
+            return if s.contains('.') { s } else { format!("{s}.0") };
+        }
+        if self.has(Variant::HashFormat) {
+            // DecimalFormat("#.#"): half-even on the binary value, no trailing ".0", Java keeps "-0".
+            let s = format_fixed(x, 1, Rounding::HalfEven, NegativeZero::Keep);
+            return s.strip_suffix(".0").map_or(s.clone(), str::to_string);
+        }
+        let rounding = if self.has(Variant::HalfEven) { Rounding::HalfEven } else { Rounding::HalfUp };
+        format_fixed(x, 1, rounding, zero)
+    }
+}
+
+fn stones(mask: u128, n: u32) -> String {
+    (1..=n).filter(|s| mask >> s & 1 == 1).map(|s| format!("{s} ")).collect()
+}
+
+/// AIMA's `alpha = max(alpha, v)` (Max) or `beta = min(beta, v)` (Min), changing the bound only when strictly
+/// better, as the reference does.
+fn raise(max: bool, v: f64, alpha: &mut f64, beta: &mut f64) {
+    if max && v > *alpha {
+        *alpha = v;
+    } else if !max && v < *beta {
+        *beta = v;
+    }
+}
+
+fn is_prime(x: u32) -> bool {
+    x >= 2 && (2..).take_while(|d| d * d <= x).all(|d| x % d != 0)
+}
+
+impl Search<'_> {
+    fn legal(&self, available: u128, last: u32) -> u128 {
+        let n = self.n;
+        (1..=n)
+            .filter(|&s| available >> s & 1 == 1)
+            .filter(|&s| {
+                if last == 0 {
+                    let limit_ok = if self.solver.has(Variant::FirstMoveAtMostHalf) { 2 * s <= n } else { 2 * s < n };
+                    s % 2 == 1 && limit_ok
+                } else {
+                    s % last == 0 || last % s == 0
+                }
+            })
+            .fold(0, |m, s| m | 1 << s)
+    }
+
+    fn largest_prime_factor(&self, x: u32) -> u32 {
+        let mut rest = x;
+        let mut largest = 1;
+        let mut d = 2;
+        let wrong = self.solver.has(Variant::WrongLargestPrime);
+        while if wrong { d * d < rest } else { d * d <= rest } {
+            while rest % d == 0 {
+                largest = d;
+                rest /= d;
+            }
+            d += 1;
+        }
+        if rest > 1 {
+            largest = largest.max(rest);
+        }
+        largest
+    }
+
+    fn evaluate(&self, available: u128, last: u32, max: bool, legal: u128) -> f64 {
+        let trace = self.solver.edition == Edition::Trace;
+        let (terminal, a, b, c) = if trace { (100.0, 5.0, 7.0, 6.0) } else { (1.0, 0.5, 0.7, 0.6) };
+        if legal == 0 {
+            return if max { -terminal } else { terminal };
+        }
+        let signed = |count: u32, v: f64| if count % 2 == 1 { v } else { -v };
+        let multiples = |mask: u128, p: u32| (1..=self.n).filter(|s| mask >> s & 1 == 1 && s % p == 0).count() as u32;
+        let value = if available >> 1 & 1 == 1 || last == 0 {
+            0.0
+        } else if last == 1 {
+            signed(legal.count_ones(), a)
+        } else if is_prime(last) {
+            signed(multiples(legal, last), b)
+        } else {
+            let p = self.largest_prime_factor(last);
+            let pool = if self.solver.has(Variant::CompositeLegalOnly) { legal } else { available };
+            signed(multiples(pool, p), c)
+        };
+        if !trace && !max && !self.solver.has(Variant::NoNegationForMin) {
+            -value
+        } else {
+            value
+        }
+    }
+
+    #[expect(clippy::too_many_arguments, reason = "one AIMA node; the arguments are the node")]
+    fn node(
+        &mut self,
+        available: u128,
+        last: u32,
+        max: bool,
+        via: Option<u32>,
+        depth: u32,
+        mut alpha: f64,
+        mut beta: f64,
+    ) -> (f64, Option<u32>) {
+        let has = |v| self.solver.has(v);
+        self.visited += 1;
+        self.max_depth = self.max_depth.max(depth);
+        let legal = self.legal(available, last);
+        let leaf_depth = if has(Variant::DepthLimitOffByOne) { self.limit.saturating_sub(1) } else { self.limit };
+        let at_limit = self.limit != 0 && depth == leaf_depth;
+        if legal == 0 || at_limit {
+            if legal == 0 || !has(Variant::EvaluatedTerminalOnly) {
+                self.evaluated += 1;
+            }
+            let value = self.evaluate(available, last, max, legal);
+            self.record(available, last, via, alpha, beta);
+            return (value, None);
+        }
+        let mut v = if max { f64::NEG_INFINITY } else { f64::INFINITY };
+        let mut best = None;
+        let strict = has(Variant::StrictCuts);
+        let bound_first = has(Variant::BoundBeforeCut);
+        for m in (1..=self.n).filter(|s| legal >> s & 1 == 1) {
+            let (cv, _) = self.node(available & !(1u128 << m), m, !max, Some(m), depth + 1, alpha, beta);
+            let better = if max { cv > v } else { cv < v };
+            let tie = cv == v && has(Variant::TieTowardLarger);
+            if better || tie || best.is_none() {
+                v = cv;
+                best = Some(m);
+            }
+            if bound_first {
+                raise(max, v, &mut alpha, &mut beta);
+            }
+            let cut = match (max, strict) {
+                (true, false) => v >= beta,
+                (true, true) => v > beta,
+                (false, false) => v <= alpha,
+                (false, true) => v < alpha,
+            };
+            if cut {
+                self.record(available, last, via, alpha, beta);
+                return (v, best);
+            }
+            raise(max, v, &mut alpha, &mut beta);
+        }
+        self.record(available, last, via, alpha, beta);
+        (v, best)
+    }
+
+    fn record(&mut self, available: u128, last: u32, via: Option<u32>, alpha: f64, beta: f64) {
+        if self.solver.edition != Edition::Trace {
+            return;
+        }
+        let stone = via.map_or_else(|| if last == 0 { "-1".to_string() } else { last.to_string() }, |s| s.to_string());
+        self.trace.push_str(&format!(
+            "{stone}\n{}\nalpha: {}\tbeta: {}\n",
+            stones(available, self.n),
+            alpha as i64,
+            beta as i64
+        ));
+    }
+}
