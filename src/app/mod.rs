@@ -3,6 +3,7 @@
 
 pub mod bench;
 mod bench_harness;
+pub mod check;
 pub mod grade;
 pub mod takestones;
 pub mod verify;

@@ -23,6 +23,7 @@ fn main() -> ExitCode {
         let code = match &cli.command {
             Command::Takestones(args) => app::takestones::run("referee takestones", args, &mut out, &mut err),
             Command::Grade(args) => app::grade::run(args, &mut out, &mut err),
+            Command::Check(args) => app::check::run(args, &mut out, &mut err),
             Command::Verify(args) => app::verify::run(args, &mut out),
             Command::Bench(args) => app::bench::run(args, &mut out, &mut err),
         };

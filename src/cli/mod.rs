@@ -62,6 +62,9 @@ pub enum Command {
     Takestones(TakeStonesArgs),
     /// Grade one submission (--dir) or a class folder (--submissions) against a suite.
     Grade(Box<GradeArgs>),
+    /// Self-check a program against the reference on the official cases and seeded random positions; the first
+    /// divergence is shrunk to the smallest position that shows it and the bug is named when it is a known one.
+    Check(CheckArgs),
     /// Check the reference solvers against the official course test files built into this binary.
     Verify(VerifyArgs),
     /// Measure search speed and print the numbers.
@@ -141,6 +144,47 @@ pub struct GradeArgs {
     /// Where scratch folders go (default: the system temp folder).
     #[arg(long)]
     pub work: Option<std::path::PathBuf>,
+}
+
+/// Games `referee check` knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckGame {
+    /// Take-Stones (UW CS540 alpha-beta).
+    Takestones,
+}
+
+/// `referee check`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "Exit codes: 0 no divergence, 1 a divergence (shrunk and diagnosed above), 2 usage error, \
+3 the program could not be started.")]
+pub struct CheckArgs {
+    /// The game.
+    #[arg(value_enum)]
+    pub game: CheckGame,
+    /// How to run your program: {dir} is --dir, {args} the case's arguments, e.g. 'java -cp {dir} TakeStones {args}'.
+    #[arg(long)]
+    pub cmd: String,
+    /// Your program's folder (default: the current folder).
+    #[arg(long, default_value = ".")]
+    pub dir: std::path::PathBuf,
+    /// Which edition's output your program prints.
+    #[arg(long, value_enum, default_value_t)]
+    pub edition: Edition,
+    /// Seed of the random positions (printed on every run, so any failure can be replayed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Random positions after the official cases.
+    #[arg(long, default_value_t = 200)]
+    pub cases: usize,
+    /// Largest number of stones in a random position.
+    #[arg(long, default_value_t = 30)]
+    pub max_stones: u32,
+    /// Per-run wall-clock limit.
+    #[arg(long, default_value = "10s")]
+    pub timeout: String,
+    /// Run --cmd through `sh -c`.
+    #[arg(long)]
+    pub shell: bool,
 }
 
 /// `referee verify`.

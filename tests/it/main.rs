@@ -1,6 +1,7 @@
 //! Integration tests: one binary, a module per subsystem.
 #![allow(clippy::unwrap_used, reason = "tests fail loudly on purpose")]
 
+mod check;
 mod cli;
 mod containment;
 mod diagnose;

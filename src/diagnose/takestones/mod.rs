@@ -2,6 +2,7 @@
 //! ([`MutantSolver`]), seeded random positions ([`generate`]), shrinking ([`shrink`]), and naming the bug
 //! ([`diagnose`]).
 
+pub mod check;
 pub mod diagnosis;
 pub mod generate;
 mod mutant;

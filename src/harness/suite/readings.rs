@@ -20,7 +20,7 @@ pub enum Reading {
 }
 
 /// Every option combination the accepted readings allow, the default first, each with its label.
-fn combinations(accept: &[Reading]) -> Vec<(Options, Option<String>)> {
+pub fn combinations(accept: &[Reading]) -> Vec<(Options, Option<String>)> {
     let mut out = vec![(Options::default(), Vec::<String>::new())];
     for reading in [Reading::Composite, Reading::Rounding, Reading::NegativeZero] {
         if !accept.contains(&reading) {

@@ -1,0 +1,208 @@
+//! `referee check` on real programs: for every catalog variant, a Python submission with exactly that bug (the
+//! correct fixture with one declared change) is caught, shrunk and named; accepted readings pass and are reported;
+//! the correct programs pass 1,000 random positions.
+
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+use assert_cmd::Command;
+
+use crate::grade::{fixture, python};
+
+/// One variant as a change to a correct program: `(variant, edition, [(from, to)])`. Every `from` must occur
+/// exactly once, so the program has exactly this bug.
+type Mutation = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+
+const STATS: &[Mutation] = &[
+    ("first-move-at-most-half", "stats", &[("2 * i < self.size", "2 * i <= self.size")]),
+    (
+        "composite-legal-only",
+        "stats",
+        &[(
+            "count = sum(1 for i in range(p, self.size + 1, p) if self.available[i])",
+            "count = sum(1 for m in moves if m % p == 0)",
+        )],
+    ),
+    ("no-negation-for-min", "stats", &[("return value if self.is_max_turn() else -value", "return value")]),
+    ("strict-cuts", "stats", &[("if v >= beta:", "if v > beta:"), ("if v <= alpha:", "if v < alpha:")]),
+    (
+        "wrong-largest-prime",
+        "stats",
+        &[("    largest = 1\n    i = 2\n    while i * i <= x:", "    largest = 1\n    i = 2\n    while i * i < x:")],
+    ),
+    ("max-depth-from-one", "stats", &[("% search.max_depth,", "% (search.max_depth + 1),")]),
+    ("depth-limit-off-by-one", "stats", &[("depth == self.depth_limit:", "depth == self.depth_limit - 1:")]),
+    ("tie-toward-larger", "stats", &[("if child > v:", "if child >= v:"), ("if child < v:", "if child <= v:")]),
+    (
+        "visited-excludes-root",
+        "stats",
+        &[("    branching = (search.visited - 1)", "    search.visited -= 1\n    branching = (search.visited - 1)")],
+    ),
+    (
+        "evaluated-terminal-only",
+        "stats",
+        &[("            self.evaluated += 1\n", "            if not moves:\n                self.evaluated += 1\n")],
+    ),
+    (
+        "half-even",
+        "stats",
+        &[(
+            "Decimal(repr(x)).quantize(Decimal(\"0.1\"), rounding=ROUND_HALF_UP)",
+            "Decimal(x).quantize(Decimal(\"0.1\"), rounding=\"ROUND_HALF_EVEN\")",
+        )],
+    ),
+    (
+        "raw-double",
+        "stats",
+        &[("return str(Decimal(repr(x)).quantize(Decimal(\"0.1\"), rounding=ROUND_HALF_UP))", "return repr(float(x))")],
+    ),
+    (
+        "hash-format",
+        "stats",
+        &[(
+            "return str(Decimal(repr(x)).quantize(Decimal(\"0.1\"), rounding=ROUND_HALF_UP))",
+            "s = str(Decimal(x).quantize(Decimal(\"0.1\"), rounding=\"ROUND_HALF_EVEN\"))\n    return s[:-2] if s.endswith(\".0\") else s",
+        )],
+    ),
+    (
+        "negative-zero",
+        "stats",
+        &[(
+            "        if self.available[1]:\n            return 0.0\n        last = self.last_move\n        if last == 1:",
+            "        last = self.last_move\n        if self.available[1]:\n            value = 0.0\n        elif last == 1:",
+        )],
+    ),
+];
+
+const TRACE: &[Mutation] = &[
+    ("first-move-at-most-half", "trace", &[("2 * i < self.size", "2 * i <= self.size")]),
+    (
+        "composite-legal-only",
+        "trace",
+        &[(
+            "count = sum(1 for i in range(p, self.size + 1, p) if self.available[i])",
+            "count = sum(1 for m in moves if m % p == 0)",
+        )],
+    ),
+    ("strict-cuts", "trace", &[("if v >= beta:", "if v > beta:"), ("if v <= alpha:", "if v < alpha:")]),
+    (
+        "bound-before-cut",
+        "trace",
+        &[
+            (
+                "                if v >= beta:\n                    self.trace(state, alpha, beta)\n                    return v\n                alpha = max(alpha, v)\n",
+                "                alpha = max(alpha, v)\n                if v >= beta:\n                    self.trace(state, alpha, beta)\n                    return v\n",
+            ),
+            (
+                "                if v <= alpha:\n                    self.trace(state, alpha, beta)\n                    return v\n                beta = min(beta, v)\n",
+                "                beta = min(beta, v)\n                if v <= alpha:\n                    self.trace(state, alpha, beta)\n                    return v\n",
+            ),
+        ],
+    ),
+    (
+        "wrong-largest-prime",
+        "trace",
+        &[("    largest = 1\n    i = 2\n    while i * i <= x:", "    largest = 1\n    i = 2\n    while i * i < x:")],
+    ),
+    ("depth-limit-off-by-one", "trace", &[("depth == self.depth_limit:", "depth == self.depth_limit - 1:")]),
+    ("tie-toward-larger", "trace", &[("if child > v:", "if child >= v:"), ("if child < v:", "if child <= v:")]),
+];
+
+/// Spec-silent readings: `check` accepts them and says which one it saw.
+fn reading_label(variant: &str) -> Option<&'static str> {
+    match variant {
+        "composite-legal-only" => Some("composite=legal-moves"),
+        "half-even" => Some("rounding=half-even"),
+        "negative-zero" => Some("negative-zero=keep"),
+        _ => None,
+    }
+}
+
+fn mutated(source: &Path, changes: &[(&str, &str)], into: &Path) {
+    let mut text = fs::read_to_string(source).unwrap();
+    for (from, to) in changes {
+        assert_eq!(text.matches(from).count(), 1, "{from:?} must occur exactly once in {}", source.display());
+        text = text.replace(from, to);
+    }
+    fs::write(into.join("takestones.py"), text).unwrap();
+}
+
+fn check(dir: &Path, edition: &str, cases: u32) -> Output {
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    Command::cargo_bin("referee")
+        .unwrap()
+        .args(["check", "takestones", "--cmd", &cmd, "--edition", edition, "--seed", "2026", "--cases"])
+        .arg(cases.to_string())
+        .arg("--dir")
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+fn run_catalog(table: &[Mutation], source: &str) {
+    let mut failures = Vec::new();
+    for (variant, edition, changes) in table {
+        let dir = tempfile::tempdir().unwrap();
+        mutated(&fixture(source), changes, dir.path());
+        let out = check(dir.path(), edition, 300);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let ok = match reading_label(variant) {
+            Some(label) => out.status.code() == Some(0) && text.contains(&format!("accepted readings seen: {label}")),
+            None => {
+                let diagnosis = text.lines().find(|l| l.starts_with("diagnosis")).unwrap_or("");
+                out.status.code() == Some(1)
+                    && text.contains("DIVERGENCE")
+                    && text.contains("smallest position that still diverges")
+                    && diagnosis.contains(variant)
+            }
+        };
+        if !ok {
+            failures.push(format!("{edition} {variant}: exit {:?}\n{text}", out.status.code()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n-----\n"));
+}
+
+#[test]
+fn every_stats_variant_is_caught_shrunk_and_named() {
+    run_catalog(STATS, "submissions/python-stats/takestones.py");
+}
+
+#[test]
+fn every_trace_variant_is_caught_shrunk_and_named() {
+    run_catalog(TRACE, "submissions/python-trace/takestones.py");
+}
+
+#[test]
+fn the_catalog_tests_cover_every_variant() {
+    use referee::diagnose::takestones::Variant;
+    use referee::reference::takestones::Edition;
+    for variant in Variant::ALL {
+        for (edition, table) in [(Edition::Stats, STATS), (Edition::Trace, TRACE)] {
+            let covered = table.iter().any(|(name, _, _)| *name == variant.name());
+            assert_eq!(covered, variant.applies_to(edition), "{variant} in {edition:?}");
+        }
+    }
+}
+
+#[test]
+fn correct_python_programs_pass_a_thousand_random_positions() {
+    for (source, edition) in [("submissions/python-stats", "stats"), ("submissions/python-trace", "trace")] {
+        let out = check(&fixture(source), edition, 1000);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{source}: {text}");
+        assert!(text.contains("random positions: 1000 of 1000 matched"), "{text}");
+    }
+}
+
+#[test]
+fn a_program_that_cannot_start_is_not_a_divergence() {
+    let out = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["check", "takestones", "--cmd", "/nonexistent/program {args}", "--cases", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot run your program"));
+}
