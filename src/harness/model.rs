@@ -112,6 +112,9 @@ pub struct CaseResult {
     /// The spec-silent reading the output matched, when it was not the reference default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reading: Option<String>,
+    /// Which known bug (or accepted reading) reproduces a wrong output, when the diagnosis could tell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnosis: Option<String>,
     /// Lines matched / lines expected, when the suite gives per-line credit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines_matched: Option<(usize, usize)>,

@@ -111,6 +111,10 @@ fn wrong_submissions_get_exact_statuses_and_scores() {
         assert_eq!((statuses(s), s.score), (expected.clone(), score), "{dir}");
         assert_eq!(code, if score == 3.0 { 0 } else { 1 }, "{dir}");
     }
+    // The diagnosis names the bug in the report.
+    let (_, report) = python_stats("submissions/python-depth-off-by-one");
+    let diagnosis = report.submissions[0].cases[1].diagnosis.clone().unwrap_or_default();
+    assert!(diagnosis.contains("depth-limit-off-by-one"), "{diagnosis}");
     // The failed ones say where the output first differs.
     let (_, report) = python_stats("submissions/python-wrong-format");
     let d = report.submissions[0].cases[0].difference.clone().unwrap();

@@ -8,10 +8,12 @@ use std::time::{Duration, Instant};
 use super::parallel::for_each_parallel;
 use super::prepared::PreparedSuite;
 use super::workspace::lay_out;
+use crate::diagnose::takestones::{diagnose, Observation};
 use crate::harness::compare::judge;
 use crate::harness::model::{BuildResult, Captured, CaseResult, Status, SubmissionResult};
 use crate::harness::runner::{self, Exit, Limits, RunSpec, Sandbox, Template};
-use crate::harness::suite::{Expected, SuiteCase};
+use crate::harness::suite::{Expected, ReferenceGame, SuiteCase};
+use crate::reference::takestones::parse_numbers;
 
 /// How to grade: the commands, limits and containment shared by every submission of a run.
 #[derive(Clone, Debug)]
@@ -140,6 +142,7 @@ fn blank(
         tags: case.tags.clone(),
         detail,
         reading: None,
+        diagnosis: None,
         lines_matched: None,
         difference: None,
         expected,
@@ -253,6 +256,7 @@ fn run_case(index: usize, dir: &Path, suite: &PreparedSuite, config: &GradeConfi
                 if verdict.passed {
                     (Status::Passed, "output matches".to_string())
                 } else {
+                    result.diagnosis = diagnose_case(suite, case, &outcome.stdout);
                     let line = verdict.difference.as_ref().map_or(0, |d| d.line);
                     (Status::Failed, format!("output differs from line {line}"))
                 }
@@ -262,6 +266,20 @@ fn run_case(index: usize, dir: &Path, suite: &PreparedSuite, config: &GradeConfi
     result.status = status;
     result.detail = if outcome.leftovers { format!("{detail}; it left processes running (killed)") } else { detail };
     Ok(result)
+}
+
+/// For a suite with a Take-Stones reference: which known variant reproduces this wrong output (small boards only:
+/// the diagnosis replays the case under every variant and pair).
+fn diagnose_case(suite: &PreparedSuite, case: &SuiteCase, stdout: &[u8]) -> Option<String> {
+    let reference = suite.suite.reference?;
+    let ReferenceGame::Takestones = reference.game;
+    let (position, depth) = parse_numbers(&case.args).ok()?;
+    if position.n() > 40 {
+        return None;
+    }
+    let printed = String::from_utf8(stdout.to_vec()).ok()?;
+    let observation = Observation { position, depth, printed };
+    Some(diagnose(reference.edition.into(), &[observation]).describe())
 }
 
 fn captured(bytes: &[u8], truncated: bool) -> Captured {

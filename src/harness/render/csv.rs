@@ -90,6 +90,7 @@ mod tests {
                 tags: vec![],
                 detail: String::new(),
                 reading: None,
+                diagnosis: None,
                 lines_matched: None,
                 difference: None,
                 expected: String::new(),

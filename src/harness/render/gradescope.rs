@@ -157,6 +157,9 @@ fn case_output(case: &CaseResult) -> String {
     });
     lines.extend(excerpt::reading(case));
     lines.extend(excerpt::lines_matched(case));
+    if let Some(diagnosis) = &case.diagnosis {
+        lines.extend(diagnosis.lines().map(|l| format!("diagnosis: {l}")));
+    }
     if let Some(d) = &case.difference {
         lines.extend(excerpt::first_difference(d));
     }
@@ -189,6 +192,7 @@ mod tests {
             tags: vec!["t".into()],
             detail: "line 2 differs".into(),
             reading: None,
+            diagnosis: None,
             lines_matched: None,
             difference: Some(FirstDifference { line: 2, expected: Some("x\t".into()), actual: Some("x ".into()) }),
             expected: String::new(),

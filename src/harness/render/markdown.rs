@@ -152,6 +152,9 @@ fn write_case_section(case: &CaseResult, out: &mut dyn Write) -> io::Result<()> 
     if let Some((matched, total)) = case.lines_matched {
         facts.push(format!("**Lines matched:** {matched} of {total}"));
     }
+    if let Some(diagnosis) = &case.diagnosis {
+        facts.push(format!("**Diagnosis:** {}", escape(&diagnosis.replace('\n', " / "))));
+    }
     if case.status == Status::HarnessError {
         facts.push("The grader could not run this case; that is not a fault in your submission.".to_string());
     }

@@ -101,6 +101,11 @@ pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mu
     let widths = Widths::of(&rows);
     for (case, row) in s.cases.iter().zip(&rows) {
         write_case_line(case, row, &widths, options, paint, out)?;
+        if let Some(diagnosis) = &case.diagnosis {
+            for (i, line) in diagnosis.lines().enumerate() {
+                writeln!(out, "{UNDER}{}{line}", if i == 0 { "diagnosis: " } else { "           " })?;
+            }
+        }
         write_diff(case, paint, out)?;
         if let Some(tail) = StderrTail::of(case) {
             writeln!(out, "{UNDER}{}", tail.heading())?;
@@ -268,6 +273,7 @@ mod tests {
             tags: vec![],
             detail: "line 1 differs".into(),
             reading: None,
+            diagnosis: None,
             lines_matched: None,
             difference: Some(FirstDifference { line: 1, expected: Some("a".into()), actual: Some("b".into()) }),
             expected: "a\n".into(),
