@@ -4,6 +4,7 @@
 pub mod bench;
 mod bench_harness;
 pub mod check;
+pub mod gen;
 pub mod grade;
 pub mod takestones;
 pub mod verify;

@@ -24,6 +24,7 @@ fn main() -> ExitCode {
             Command::Takestones(args) => app::takestones::run("referee takestones", args, &mut out, &mut err),
             Command::Grade(args) => app::grade::run(args, &mut out, &mut err),
             Command::Check(args) => app::check::run(args, &mut out, &mut err),
+            Command::Gen(args) => app::gen::run(args, &mut out, &mut err),
             Command::Verify(args) => app::verify::run(args, &mut out),
             Command::Bench(args) => app::bench::run(args, &mut out, &mut err),
         };

@@ -65,6 +65,8 @@ pub enum Command {
     /// Self-check a program against the reference on the official cases and seeded random positions; the first
     /// divergence is shrunk to the smallest position that shows it and the bug is named when it is a known one.
     Check(CheckArgs),
+    /// Generate a test suite that tells every known bug apart from the reference, with expected outputs.
+    Gen(GenArgs),
     /// Check the reference solvers against the official course test files built into this binary.
     Verify(VerifyArgs),
     /// Measure search speed and print the numbers.
@@ -185,6 +187,42 @@ pub struct CheckArgs {
     /// Run --cmd through `sh -c`.
     #[arg(long)]
     pub shell: bool,
+}
+
+/// How `referee gen` lays a suite out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Layout {
+    /// The course's own: `testcase.txt` plus `outputN.txt` (in the layout of the chosen edition).
+    #[default]
+    Course,
+    /// A native `suite.toml` with the outputs beside it, accepting the spec-silent readings.
+    Native,
+}
+
+/// `referee gen`.
+#[derive(Debug, Clone, Args)]
+pub struct GenArgs {
+    /// The game.
+    #[arg(value_enum)]
+    pub game: CheckGame,
+    /// The edition whose output the suite expects.
+    #[arg(long, value_enum, default_value_t)]
+    pub edition: Edition,
+    /// Number of cases.
+    #[arg(long, default_value_t = 20)]
+    pub count: usize,
+    /// Seed (printed, so the same suite can be made again).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Folder to write (created; existing files of the same names are replaced).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Course layout or native TOML.
+    #[arg(long, value_enum, default_value_t)]
+    pub layout: Layout,
+    /// Largest number of stones.
+    #[arg(long, default_value_t = 30)]
+    pub max_stones: u32,
 }
 
 /// `referee verify`.

@@ -206,3 +206,21 @@ fn a_program_that_cannot_start_is_not_a_divergence() {
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot run your program"));
 }
+
+#[test]
+fn the_correct_java_program_passes_a_thousand_random_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources: Vec<_> = fs::read_dir(fixture("submissions/java-stats")).unwrap().map(|e| e.unwrap().path()).collect();
+    let javac = std::process::Command::new("javac").arg("-d").arg(dir.path()).args(&sources).status().unwrap();
+    assert!(javac.success());
+    let out = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["check", "takestones", "--cmd", "java -cp {dir} TakeStones {args}", "--seed", "11", "--cases", "1000"])
+        .arg("--dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("random positions: 1000 of 1000 matched"), "{text}");
+}

@@ -5,6 +5,7 @@ mod check;
 mod cli;
 mod containment;
 mod diagnose;
+mod gen;
 mod grade;
 mod java_format;
 mod official;

@@ -7,6 +7,7 @@ pub mod diagnosis;
 pub mod generate;
 mod mutant;
 pub mod shrink;
+pub mod suite_gen;
 mod variant;
 
 pub use diagnosis::{diagnose, Diagnosis, Observation};
