@@ -151,8 +151,7 @@ fn print_divergence(d: &Divergence, template: &Template, dir: &Path, out: &mut d
     let _ = writeln!(out);
     let label = match &d.diagnosis {
         Diagnosis::Explained(_) if d.diagnosis.only_readings() => "diagnosis (accepted reading)",
-        Diagnosis::Explained(_) => "diagnosis",
-        Diagnosis::Unknown => "diagnosis",
+        Diagnosis::Explained(_) | Diagnosis::Labels { .. } | Diagnosis::Unknown => "diagnosis",
     };
     for (i, line) in d.diagnosis.describe().lines().enumerate() {
         let _ = writeln!(out, "{}{line}", if i == 0 { format!("{label}: ") } else { " ".repeat(label.len() + 2) });

@@ -224,3 +224,16 @@ fn the_correct_java_program_passes_a_thousand_random_positions() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("random positions: 1000 of 1000 matched"), "{text}");
 }
+
+#[test]
+fn a_label_typo_is_named_as_such() {
+    let out = check(&fixture("submissions/python-wrong-format"), "stats", 5);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(
+            r#"labels differ from the spec: line 3 says "Number of nodes visited", the spec "Number of Nodes Visited""#
+        ),
+        "{text}"
+    );
+}

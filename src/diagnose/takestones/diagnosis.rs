@@ -22,6 +22,14 @@ pub struct Observation {
 pub enum Diagnosis {
     /// These variant sets (each a single variant, or two together) reproduce every observation exactly.
     Explained(Vec<Vec<Variant>>),
+    /// Some lines carry another label than the spec's (`Number of nodes visited: 12`); with the labels put right
+    /// the output is explained by `rest` (empty: by the reference itself).
+    Labels {
+        /// One entry per wrong label: line number, what was printed, what the spec says.
+        typos: Vec<String>,
+        /// What explains the output once the labels are right.
+        rest: Vec<Vec<Variant>>,
+    },
     /// No variant or pair reproduces the output: a bug the catalog does not know.
     Unknown,
 }
@@ -31,13 +39,21 @@ impl Diagnosis {
     pub fn only_readings(&self) -> bool {
         match self {
             Diagnosis::Explained(sets) => sets.iter().all(|s| s.iter().all(|v| v.kind() == Kind::Reading)),
-            Diagnosis::Unknown => false,
+            Diagnosis::Labels { .. } | Diagnosis::Unknown => false,
         }
     }
 
     /// One paragraph for people: the matched variants with what each means, or an honest "unknown".
     pub fn describe(&self) -> String {
         match self {
+            Diagnosis::Labels { typos, rest } => {
+                let mut text = format!("labels differ from the spec: {}", typos.join("; "));
+                if !rest.is_empty() && rest.iter().any(|s| !s.is_empty()) {
+                    text.push('\n');
+                    text.push_str(&Diagnosis::Explained(rest.clone()).describe());
+                }
+                text
+            }
             Diagnosis::Unknown => {
                 "no known bug reproduces this output: compare the two outputs line by line from the first difference"
                     .into()
@@ -60,8 +76,64 @@ impl Diagnosis {
     }
 }
 
-/// Names every variant (or pair) of the catalog that reproduces all `observations` for `edition`.
+/// The text before `: ` on a stats line (`Number of Nodes Visited`), and the rest.
+fn split_label(line: &str) -> (&str, &str) {
+    line.rsplit_once(": ").unwrap_or(("", line))
+}
+
+/// Puts the spec's labels on a stats output whose lines otherwise line up with the reference's; returns the
+/// relabeled text and the typos, or `None` when the labels are already right or the lines do not line up.
+fn relabel(reference: &str, printed: &str) -> Option<(String, Vec<String>)> {
+    let (r, p): (Vec<&str>, Vec<&str>) = (reference.lines().collect(), printed.lines().collect());
+    if r.len() != p.len() {
+        return None;
+    }
+    let mut typos = Vec::new();
+    let mut fixed = String::new();
+    for (i, (rl, pl)) in r.iter().zip(&p).enumerate() {
+        let ((rlabel, _), (plabel, pvalue)) = (split_label(rl), split_label(pl));
+        if rlabel != plabel {
+            typos.push(format!("line {} says {plabel:?}, the spec {rlabel:?}", i + 1));
+        }
+        fixed.push_str(&format!("{rlabel}: {pvalue}\n"));
+    }
+    (!typos.is_empty()).then_some((fixed, typos))
+}
+
+/// Names every variant (or pair) of the catalog that reproduces all `observations` for `edition`; wrong labels
+/// (stats edition) are named first and the rest of the output diagnosed with the labels put right.
 pub fn diagnose(edition: Edition, observations: &[Observation]) -> Diagnosis {
+    if edition == Edition::Stats {
+        let reference = MutantSolver::new(edition, &[]);
+        let mut typos = Vec::new();
+        let mut fixed = Vec::new();
+        for o in observations {
+            match reference.output(&o.position, o.depth).and_then(|r| relabel(&r, &o.printed)) {
+                Some((text, t)) => {
+                    typos.extend(t.into_iter().filter(|t| !typos.contains(t)).collect::<Vec<_>>());
+                    fixed.push(Observation { printed: text, ..o.clone() });
+                }
+                None => fixed.push(o.clone()),
+            }
+        }
+        if !typos.is_empty() {
+            let rest = if fixed.iter().all(|o| {
+                reference.output(&o.position, o.depth).is_some_and(|r| first_difference(&r, &o.printed).is_none())
+            }) {
+                vec![vec![]]
+            } else {
+                match variants(edition, &fixed) {
+                    Diagnosis::Explained(sets) => sets,
+                    _ => Vec::new(),
+                }
+            };
+            return Diagnosis::Labels { typos, rest };
+        }
+    }
+    variants(edition, observations)
+}
+
+fn variants(edition: Edition, observations: &[Observation]) -> Diagnosis {
     let relevant: Vec<Variant> = Variant::ALL.into_iter().filter(|v| v.applies_to(edition)).collect();
     let reproduces = |set: &[Variant]| {
         let solver = MutantSolver::new(edition, set);
