@@ -83,3 +83,28 @@ fn an_unknown_bug_is_said_to_be_unknown() {
     assert_eq!(d, Diagnosis::Unknown);
     assert!(d.describe().starts_with("no known bug"));
 }
+
+/// Two bugs at once: no single variant reproduces the output, and the pair is named.
+#[test]
+fn two_bugs_together_are_named_as_a_pair() {
+    let pair = [Variant::StrictCuts, Variant::MaxDepthFromOne];
+    let mutant = MutantSolver::new(Edition::Stats, &pair);
+    let single = |v: Variant| MutantSolver::new(Edition::Stats, &[v]);
+    let mut rng = Rng::new(99);
+    // Positions where both bugs show: the pair's output differs from each bug alone.
+    let observations: Vec<Observation> = (0..400)
+        .map(|_| position(&mut rng, &Shape::default()))
+        .filter_map(|(p, d)| {
+            let out = mutant.output(&p, d)?;
+            let shows_both =
+                pair.iter().all(|&v| single(v).output(&p, d).is_some_and(|o| first_difference(&o, &out).is_some()));
+            shows_both.then_some(Observation { position: p, depth: d, printed: out })
+        })
+        .take(3)
+        .collect();
+    assert!(!observations.is_empty(), "no position shows both bugs");
+    match diagnose(Edition::Stats, &observations) {
+        Diagnosis::Explained(sets) => assert!(sets.contains(&pair.to_vec()), "{sets:?}"),
+        other => panic!("{other:?}"),
+    }
+}
