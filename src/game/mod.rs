@@ -5,8 +5,9 @@
 //! the trait; it is injected into the search as an [`crate::search::Evaluator`], because the same rules are scored
 //! differently by different assignments (the two Take-Stones editions share rules, not values).
 //!
-//! One module per game: [`takestones`] so far.
+//! One module per game: [`takestones`], [`mancala`].
 
+pub mod mancala;
 pub mod takestones;
 
 use std::fmt;

@@ -8,6 +8,7 @@ mod diagnose;
 mod gen;
 mod grade;
 mod java_format;
+mod mancala;
 mod official;
 mod oracle;
 mod properties;
