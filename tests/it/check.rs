@@ -9,6 +9,7 @@ use std::process::Output;
 use assert_cmd::Command;
 
 use crate::grade::{fixture, python};
+use crate::variants::{materialize, python_wrong, Change};
 
 /// One variant as a change to a correct program: `(variant, edition, [(from, to)])`. Every `from` must occur
 /// exactly once, so the program has exactly this bug.
@@ -119,15 +120,6 @@ fn reading_label(variant: &str) -> Option<&'static str> {
     }
 }
 
-fn mutated(source: &Path, changes: &[(&str, &str)], into: &Path) {
-    let mut text = fs::read_to_string(source).unwrap();
-    for (from, to) in changes {
-        assert_eq!(text.matches(from).count(), 1, "{from:?} must occur exactly once in {}", source.display());
-        text = text.replace(from, to);
-    }
-    fs::write(into.join("takestones.py"), text).unwrap();
-}
-
 fn check(dir: &Path, edition: &str, cases: u32) -> Output {
     let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
     Command::cargo_bin("referee")
@@ -144,7 +136,8 @@ fn run_catalog(table: &[Mutation], source: &str) {
     let mut failures = Vec::new();
     for (variant, edition, changes) in table {
         let dir = tempfile::tempdir().unwrap();
-        mutated(&fixture(source), changes, dir.path());
+        let changes: Vec<Change> = changes.iter().map(|(from, to)| ("takestones.py", *from, *to)).collect();
+        materialize(&fixture(source), &changes, dir.path());
         let out = check(dir.path(), edition, 300);
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         let ok = match reading_label(variant) {
@@ -166,12 +159,12 @@ fn run_catalog(table: &[Mutation], source: &str) {
 
 #[test]
 fn every_stats_variant_is_caught_shrunk_and_named() {
-    run_catalog(STATS, "submissions/python-stats/takestones.py");
+    run_catalog(STATS, "submissions/python-stats");
 }
 
 #[test]
 fn every_trace_variant_is_caught_shrunk_and_named() {
-    run_catalog(TRACE, "submissions/python-trace/takestones.py");
+    run_catalog(TRACE, "submissions/python-trace");
 }
 
 #[test]
@@ -227,7 +220,9 @@ fn the_correct_java_program_passes_a_thousand_random_positions() {
 
 #[test]
 fn a_label_typo_is_named_as_such() {
-    let out = check(&fixture("submissions/python-wrong-format"), "stats", 5);
+    let dir = tempfile::tempdir().unwrap();
+    python_wrong("python-wrong-format", dir.path());
+    let out = check(dir.path(), "stats", 5);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(

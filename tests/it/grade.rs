@@ -8,6 +8,8 @@ use std::process::Output;
 use assert_cmd::Command;
 use referee::harness::model::{RunReport, Status, SubmissionResult};
 
+use crate::variants::{materialize, python_wrong, CLASS};
+
 use Status::{BuildError, Failed, Passed};
 
 pub fn fixture(path: &str) -> PathBuf {
@@ -47,6 +49,14 @@ fn python_stats(dir: &str) -> (i32, RunReport) {
     let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
     let dir = fixture(dir);
     grade_json(&["--suite", "builtin:takestones-stats-2019", "--dir", dir.to_str().unwrap(), "--cmd", &cmd])
+}
+
+/// Grades one of the wrong Python programs of `variants::PYTHON_WRONG` against the official stats cases.
+fn python_wrong_stats(name: &str) -> (i32, RunReport) {
+    let dir = tempfile::tempdir().unwrap();
+    python_wrong(name, dir.path());
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    grade_json(&["--suite", "builtin:takestones-stats-2019", "--dir", dir.path().to_str().unwrap(), "--cmd", &cmd])
 }
 
 #[test]
@@ -100,23 +110,23 @@ fn correct_java_builds_and_passes() {
 #[test]
 fn wrong_submissions_get_exact_statuses_and_scores() {
     let table = [
-        ("submissions/python-depth-off-by-one", vec![Passed, Failed, Failed], 1.0),
-        ("submissions/python-wrong-format", vec![Failed, Failed, Failed], 0.0),
-        ("submissions/python-crlf", vec![Failed, Failed, Failed], 0.0),
-        ("submissions/python-no-final-newline", vec![Passed, Passed, Passed], 3.0),
+        ("python-depth-off-by-one", vec![Passed, Failed, Failed], 1.0),
+        ("python-wrong-format", vec![Failed, Failed, Failed], 0.0),
+        ("python-crlf", vec![Failed, Failed, Failed], 0.0),
+        ("python-no-final-newline", vec![Passed, Passed, Passed], 3.0),
     ];
     for (dir, expected, score) in table {
-        let (code, report) = python_stats(dir);
+        let (code, report) = python_wrong_stats(dir);
         let s = &report.submissions[0];
         assert_eq!((statuses(s), s.score), (expected.clone(), score), "{dir}");
         assert_eq!(code, if score == 3.0 { 0 } else { 1 }, "{dir}");
     }
     // The diagnosis names the bug in the report.
-    let (_, report) = python_stats("submissions/python-depth-off-by-one");
+    let (_, report) = python_wrong_stats("python-depth-off-by-one");
     let diagnosis = report.submissions[0].cases[1].diagnosis.clone().unwrap_or_default();
     assert!(diagnosis.contains("depth-limit-off-by-one"), "{diagnosis}");
     // The failed ones say where the output first differs.
-    let (_, report) = python_stats("submissions/python-wrong-format");
+    let (_, report) = python_wrong_stats("python-wrong-format");
     let d = report.submissions[0].cases[0].difference.clone().unwrap();
     assert_eq!((d.line, d.expected.as_deref()), (3, Some("Number of Nodes Visited: 4")));
 }
@@ -134,14 +144,15 @@ fn native_suites_normalize_give_line_credit_and_name_accepted_readings() {
     )
     .unwrap();
     let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
-    let run = |sub: &str| {
-        let d = fixture(sub);
-        grade_json(&["--suite", suite.to_str().unwrap(), "--dir", d.to_str().unwrap(), "--cmd", &cmd])
+    let run = |name: &str| {
+        let d = tempfile::tempdir().unwrap();
+        python_wrong(name, d.path());
+        grade_json(&["--suite", suite.to_str().unwrap(), "--dir", d.path().to_str().unwrap(), "--cmd", &cmd])
     };
-    let (code, report) = run("submissions/python-crlf");
+    let (code, report) = run("python-crlf");
     assert_eq!((code, statuses(&report.submissions[0])), (0, vec![Passed, Passed]));
     // One wrong label out of six lines: five sixths of each case.
-    let (_, report) = run("submissions/python-wrong-format");
+    let (_, report) = run("python-wrong-format");
     let s = &report.submissions[0];
     assert_eq!(statuses(s), vec![Failed, Failed]);
     assert_eq!(s.cases[0].lines_matched, Some((5, 6)));
@@ -192,28 +203,21 @@ fn a_missing_interpreter_is_a_harness_error_not_the_students() {
     assert_eq!((code, statuses(&report.submissions[0])), (3, vec![Status::HarnessError; 3]));
 }
 
-/// Copies the class fixtures to a temp folder, zipping some hand-ins the way students upload them.
+/// The class of `variants::CLASS` in a temp folder, some hand-ins zipped the way students upload them.
 fn class_folder() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(fixture("class")).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        match name.as_str() {
+    let staging = tempfile::tempdir().unwrap();
+    for (name, changes) in CLASS {
+        let folder = staging.path().join(name);
+        materialize(&fixture("submissions/java-stats"), changes, &folder);
+        match *name {
             // A zip holding the hand-in folder, and one holding the files at its root.
-            "alice-HW2-P3" => zip_folder(&entry.path(), &dir.path().join("alice-HW2-P3.zip"), Some(&name)),
-            "bobHW2P3" => zip_folder(&entry.path(), &dir.path().join("bobHW2P3.zip"), None),
-            _ => copy_dir(&entry.path(), &dir.path().join(&name)),
+            "alice-HW2-P3" => zip_folder(&folder, &dir.path().join("alice-HW2-P3.zip"), Some(name)),
+            "bobHW2P3" => zip_folder(&folder, &dir.path().join("bobHW2P3.zip"), None),
+            _ => materialize(&folder, &[], &dir.path().join(name)),
         }
     }
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        fs::copy(e.path(), to.join(e.file_name())).unwrap();
-    }
 }
 
 fn zip_folder(from: &Path, to: &Path, inside: Option<&str>) {

@@ -15,3 +15,4 @@ mod properties;
 mod render;
 mod snapshots;
 mod util;
+mod variants;
