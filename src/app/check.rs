@@ -37,21 +37,12 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         let _ = writeln!(err, "referee check: --max-stones must be between 3 and 127");
         return exit::USAGE;
     }
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
-    });
+    let seed = super::seed_or_now(args.seed);
     let config = CheckConfig {
         edition: args.edition,
         seed,
         cases: args.cases,
-        // A trace prints three lines a node: keep random trace cases small enough to read and under the output cap.
-        shape: Shape {
-            max_stones: args.max_stones,
-            node_budget: if args.edition == Edition::Trace { 20_000 } else { Shape::default().node_budget },
-            ..Shape::default()
-        },
+        shape: Shape::for_edition(args.edition, args.max_stones),
         shrink_runs: 300,
     };
     let harness_error = RefCell::new(None);

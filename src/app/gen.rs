@@ -17,16 +17,8 @@ pub fn run(args: &GenArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         let _ = writeln!(err, "referee gen: need --count >= 1 and 3 <= --max-stones <= 127");
         return exit::USAGE;
     }
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
-    });
-    let shape = Shape {
-        max_stones: args.max_stones,
-        node_budget: if args.edition == Edition::Trace { 20_000 } else { Shape::default().node_budget },
-        ..Shape::default()
-    };
+    let seed = super::seed_or_now(args.seed);
+    let shape = Shape::for_edition(args.edition, args.max_stones);
     let suite = generate_suite(args.edition, args.count, seed, &shape);
     if let Err(e) = write(&suite, args) {
         let _ = writeln!(err, "referee gen: cannot write {}: {e}", args.out.display());

@@ -27,6 +27,15 @@ pub fn with_stack<T: Send>(bytes: usize, work: impl FnOnce() -> T + Send) -> Opt
     take().map(|f| f())
 }
 
+/// `seed`, or one drawn from the clock (commands print the seed they used, so a run can be replayed).
+pub fn seed_or_now(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
+    })
+}
+
 /// Parses the process arguments as `C`; on failure prints help/version to stdout or one error line to stderr and
 /// returns the exit code to end with.
 ///

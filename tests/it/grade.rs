@@ -236,7 +236,7 @@ fn zip_folder(from: &Path, to: &Path, inside: Option<&str>) {
 fn a_class_of_java_hand_ins_writes_every_report() {
     let class = class_folder();
     let out = tempfile::tempdir().unwrap();
-    let result = grade(&[
+    let class_args = [
         "--suite",
         "builtin:takestones-stats-2019",
         "--submissions",
@@ -248,9 +248,8 @@ fn a_class_of_java_hand_ins_writes_every_report() {
         "javac -d {dir} {dir}/*.java",
         "--cmd",
         "java -cp {dir} TakeStones {args}",
-        "-j",
-        "2",
-    ]);
+    ];
+    let result = grade(&[&class_args[..], &["-j", "2"]].concat());
     assert_eq!(result.status.code(), Some(1), "{}", String::from_utf8_lossy(&result.stderr));
     let expected = [
         ("alice", vec![Passed, Passed, Passed]),
@@ -280,19 +279,7 @@ fn a_class_of_java_hand_ins_writes_every_report() {
     let junit = fs::read_to_string(out.path().join("junit.xml")).unwrap();
     assert_eq!(junit.matches("<testsuite ").count(), 6);
     // A second run finds everyone graded and grades no one again.
-    let again = grade(&[
-        "--suite",
-        "builtin:takestones-stats-2019",
-        "--submissions",
-        class.path().to_str().unwrap(),
-        "--out",
-        out.path().to_str().unwrap(),
-        "--shell",
-        "--build",
-        "javac -d {dir} {dir}/*.java",
-        "--cmd",
-        "java -cp {dir} TakeStones {args}",
-    ]);
+    let again = grade(&class_args);
     assert!(String::from_utf8_lossy(&again.stdout).contains("graded 0 student(s), 6 already graded earlier"));
 }
 

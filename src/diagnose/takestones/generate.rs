@@ -50,6 +50,15 @@ impl Default for Shape {
     }
 }
 
+impl Shape {
+    /// The default shape up to `max_stones`, with a node budget fit for `edition`: a trace prints three lines a
+    /// node, so trace cases stay ten times smaller (readable, and far under the harness's output cap).
+    pub fn for_edition(edition: crate::reference::takestones::Edition, max_stones: u32) -> Shape {
+        let trace = edition == crate::reference::takestones::Edition::Trace;
+        Shape { max_stones, node_budget: if trace { 20_000 } else { 200_000 }, ..Shape::default() }
+    }
+}
+
 /// Stops a search once it has visited more than a budget.
 struct Budget(u64, u64);
 
