@@ -12,4 +12,5 @@ pub mod diagnose;
 pub mod game;
 pub mod harness;
 pub mod reference;
+pub mod rng;
 pub mod search;
