@@ -19,6 +19,9 @@ pub const CANCELLED: u8 = 130;
 
 /// Runs `referee grade`; returns the exit code (see `cli::exit`).
 pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if let Some(crate::cli::GradeGame::Mancala(game)) = &args.game {
+        return super::mancala::grade::run(game, out, err);
+    }
     match Setup::new(args) {
         Ok(setup) => match &args.submissions {
             Some(dir) => grade_class(args, &setup, dir, out, err),
@@ -42,7 +45,8 @@ struct Setup {
 
 impl Setup {
     fn new(args: &GradeArgs) -> Result<Setup, String> {
-        let mut loaded = suite::load(&args.suite).map_err(|e| e.to_string())?;
+        let suite_name = args.suite.as_deref().ok_or("--suite is required")?;
+        let mut loaded = suite::load(suite_name).map_err(|e| e.to_string())?;
         for reading in &args.accept {
             if !loaded.accept.contains(reading) {
                 loaded.accept.push(*reading);
@@ -240,7 +244,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
 }
 
 /// Per student: Gradescope `results.json` and markdown feedback.
-fn write_student_files(out_dir: &Path, result: &SubmissionResult) -> std::io::Result<()> {
+pub(crate) fn write_student_files(out_dir: &Path, result: &SubmissionResult) -> std::io::Result<()> {
     let name = safe_name(&result.id);
     let options = RenderOptions::default();
     let mut json = Vec::new();
@@ -253,12 +257,16 @@ fn write_student_files(out_dir: &Path, result: &SubmissionResult) -> std::io::Re
 
 /// The class-wide files, rebuilt from every stored result: gradebook CSV, JUnit XML, the JSON report.
 fn write_class_files(out_dir: &Path, setup: &Setup, store: &Store) -> std::io::Result<()> {
-    let report = setup.report(store.load_all());
+    write_report_files(out_dir, &setup.report(store.load_all()))
+}
+
+/// The class-wide files of `report`: gradebook CSV, JUnit XML, the JSON report.
+pub(crate) fn write_report_files(out_dir: &Path, report: &RunReport) -> std::io::Result<()> {
     let options = RenderOptions::default();
     for (format, file) in [(Format::Csv, "gradebook.csv"), (Format::Junit, "junit.xml"), (Format::Json, "report.json")]
     {
         let mut bytes = Vec::new();
-        render::render(format, &report, &options, &mut bytes)?;
+        render::render(format, report, &options, &mut bytes)?;
         write_atomic(&out_dir.join(file), &bytes)?;
     }
     Ok(())
@@ -275,7 +283,7 @@ fn verdict(results: &[SubmissionResult]) -> u8 {
     }
 }
 
-fn progress_bar(total: usize) -> indicatif::ProgressBar {
+pub(crate) fn progress_bar(total: usize) -> indicatif::ProgressBar {
     if !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }

@@ -4,7 +4,7 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use referee::app;
-use referee::cli::{Command, RefereeCli};
+use referee::cli::{AgentGame, Command, MatchGame, RefereeCli, TournamentGame};
 
 fn main() -> ExitCode {
     // The runner's launcher step (see `harness::runner::launcher`), before any argument parsing.
@@ -27,6 +27,14 @@ fn main() -> ExitCode {
             Command::Gen(args) => app::gen::run(args, &mut out, &mut err),
             Command::Verify(args) => app::verify::run(args, &mut out),
             Command::Bench(args) => app::bench::run(args, &mut out, &mut err),
+            Command::Match(MatchGame::Mancala(args)) => app::mancala::matches::run(args, &mut out, &mut err),
+            Command::Tournament(TournamentGame::Mancala(args)) => {
+                app::mancala::tournament::run(args, &mut out, &mut err)
+            }
+            Command::Agent(AgentGame::Mancala(args)) => {
+                let _ = args;
+                3 // MERGE-PENDING
+            }
         };
         let _ = out.flush();
         code

@@ -60,7 +60,8 @@ pub struct RefereeCli {
 pub enum Command {
     /// Solve a Take-Stones position exactly as the student program must (same arguments, same output).
     Takestones(TakeStonesArgs),
-    /// Grade one submission (--dir) or a class folder (--submissions) against a suite.
+    /// Grade one submission (--dir) or a class folder (--submissions) against a suite; `grade mancala` plays a
+    /// class's agents against the built-in ones instead.
     Grade(Box<GradeArgs>),
     /// Self-check a program against the reference on the official cases and seeded random positions; the first
     /// divergence is shrunk to the smallest position that shows it and the bug is named when it is a known one.
@@ -71,6 +72,166 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Measure search speed and print the numbers.
     Bench(BenchArgs),
+    /// Play agents against each other under a clock and print every move and the winner.
+    #[command(subcommand)]
+    Match(MatchGame),
+    /// Round-robin tournament of a class's agents, with ratings and the course's bands.
+    #[command(subcommand)]
+    Tournament(TournamentGame),
+    /// Run a built-in agent on stdin/stdout with the agent protocol (docs/agent-protocol.md).
+    #[command(subcommand)]
+    Agent(AgentGame),
+}
+
+/// `referee match GAME`.
+#[derive(Debug, Subcommand)]
+pub enum MatchGame {
+    /// Mancala: `referee match mancala A B`, seats alternating game by game.
+    Mancala(MancalaMatchArgs),
+}
+
+/// `referee tournament GAME`.
+#[derive(Debug, Subcommand)]
+pub enum TournamentGame {
+    /// Mancala: every pair of a class's players, both seats.
+    Mancala(MancalaTournamentArgs),
+}
+
+/// `referee agent GAME`.
+#[derive(Debug, Subcommand)]
+pub enum AgentGame {
+    /// A built-in Mancala agent: random, simple or strong.
+    Mancala(AgentArgs),
+}
+
+/// `referee agent mancala NAME`.
+#[derive(Debug, Clone, Args)]
+pub struct AgentArgs {
+    /// random, simple or strong.
+    pub name: String,
+    /// Seed of the random agent.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// How agents are run: clock, Java, sandbox.
+#[derive(Debug, Clone, Args)]
+pub struct ArenaOptions {
+    /// Time per move, in seconds (`10`, `0.5`) or as a duration (`500ms`); the course's is 10.
+    #[arg(long, default_value = "10")]
+    pub time: String,
+    /// Extra time after `stop` in which a last move still counts (the framework's half second).
+    #[arg(long, default_value = "0.5")]
+    pub tolerance: String,
+    /// Time an agent has to start (a JVM, an import) before its first move; never charged.
+    #[arg(long, default_value = "30")]
+    pub startup: String,
+    /// Seed of the random agent (printed, so a match can be replayed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The `java` that runs students' players (e.g. a Java 21 JDK's bin/java).
+    #[arg(long, default_value = "java")]
+    pub java: String,
+    /// The `javac` that compiles them.
+    #[arg(long, default_value = "javac")]
+    pub javac: String,
+    /// Run agents as the referee's own user even when it is root (by default root runs them as dedicated users).
+    #[arg(long)]
+    pub run_as_self: bool,
+    /// Where compiled players and game folders go (default: a temporary folder).
+    #[arg(long)]
+    pub work: Option<std::path::PathBuf>,
+}
+
+/// `referee match mancala`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "Agents: builtin:random, builtin:simple, builtin:strong, cmd:COMMAND (any program speaking \
+docs/agent-protocol.md), or a path to a student's xxxPlayer.java (or its folder or zip), run unchanged through the \
+Java host.\nExit codes: 0 the games were played (whatever the result), 2 bad arguments, 3 an agent could not be set \
+up for a reason that is not its own (no JDK, an unwritable folder).")]
+pub struct MancalaMatchArgs {
+    /// The first agent (seat 1 in odd games).
+    pub a: String,
+    /// The second agent.
+    pub b: String,
+    /// Stones per bin at the start (the course uses 4, sometimes 3 or 5).
+    #[arg(long, default_value_t = 4)]
+    pub stones: u16,
+    /// Games to play; seats alternate.
+    #[arg(long, default_value_t = 2)]
+    pub games: u32,
+    /// Print only each game's result line, not every move.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Also write the game records as JSON to this file.
+    #[arg(long)]
+    pub json: Option<std::path::PathBuf>,
+    /// Clock and runtime.
+    #[command(flatten)]
+    pub arena: ArenaOptions,
+}
+
+/// `referee grade GAME`.
+#[derive(Debug, Clone, Subcommand)]
+pub enum GradeGame {
+    /// Mancala agents (xxxPlayer.java) against builtin:random and builtin:simple, the course's rubric.
+    Mancala(MancalaGradeArgs),
+}
+
+/// `referee grade mancala`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "Rubric (the course's): beating builtin:random earns half the points; beating builtin:simple \
+in either seat earns all of them. Each opponent is played in both seats for every --stones value; an agent beats an \
+opponent when it wins at least one game against it for every stones value.\nExit codes: 0 graded, 2 bad \
+arguments, 3 a grader error (no JDK), 130 interrupted (a re-run resumes).")]
+pub struct MancalaGradeArgs {
+    /// A class: one folder or zip per student holding its xxxPlayer.java.
+    #[arg(long)]
+    pub submissions: std::path::PathBuf,
+    /// Where the results go (default: ./referee-results).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Re-grade every student, ignoring earlier results in --out.
+    #[arg(long)]
+    pub fresh: bool,
+    /// Games at once (each pinned to its own core; default: all cores).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+    /// Stones per bin; several values (`3,4,5`) play every opponent at each.
+    #[arg(long, value_delimiter = ',', default_value = "4")]
+    pub stones: Vec<u16>,
+    /// Points for the assignment.
+    #[arg(long, default_value_t = 100.0)]
+    pub points: f64,
+    /// Clock and runtime.
+    #[command(flatten)]
+    pub arena: ArenaOptions,
+}
+
+/// `referee tournament mancala`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "Every pair plays twice (each agent in each seat). Ratings are Bradley-Terry maximum \
+likelihood with standard errors (draws count half), on the Elo scale anchored at 1500 mean. Bands follow the course: \
+top 10% and the next 15%.\nExit codes: 0 played, 2 bad arguments, 3 a grader error, 130 interrupted.")]
+pub struct MancalaTournamentArgs {
+    /// A class: one folder or zip per student holding its xxxPlayer.java.
+    #[arg(long)]
+    pub submissions: std::path::PathBuf,
+    /// Also enter these agents (e.g. builtin:simple) as reference points; they get no band.
+    #[arg(long = "with", value_delimiter = ',')]
+    pub with: Vec<String>,
+    /// Where the results go (default: ./referee-tournament).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Games at once (each pinned to its own core; default: all cores).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+    /// Stones per bin.
+    #[arg(long, default_value_t = 4)]
+    pub stones: u16,
+    /// Clock and runtime.
+    #[command(flatten)]
+    pub arena: ArenaOptions,
 }
 
 /// When to color terminal output.
@@ -89,11 +250,15 @@ pub enum ColorChoice {
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Exit codes: 0 every case passed, 1 some case did not pass, 2 usage or suite error, \
 3 harness error (never the student's fault), 130 interrupted (a class run resumes where it stopped).")]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct GradeArgs {
+    /// Grade game-playing agents by matches instead of output against a suite.
+    #[command(subcommand)]
+    pub game: Option<GradeGame>,
     /// The suite: a course folder with testcase.txt, a suite .toml (or a folder with suite.toml), or
     /// builtin:takestones-stats-2019 / builtin:takestones-trace-2017.
-    #[arg(long)]
-    pub suite: String,
+    #[arg(long, required = true)]
+    pub suite: Option<String>,
     /// Command per case, run without a shell: {dir} is the submission's folder, {args} the case's arguments.
     /// Example: 'java -cp {dir} TakeStones {args}'.
     #[arg(long)]

@@ -1,6 +1,7 @@
-//! The launcher: `referee __exec CPU DATA FSIZE NPROC UID GID -- PROGRAM ARGS..`, a step between the runner and
-//! the submission that takes the sandbox identity (no supplementary groups, then GID, then UID; `-` keeps the
-//! grader's), sets the resource limits on itself and then becomes the program (`exec`).
+//! The launcher: `referee __exec CPU DATA FSIZE NPROC UID GID [PIN] -- PROGRAM ARGS..`, a step between the runner
+//! and the submission that takes the sandbox identity (no supplementary groups, then GID, then UID; `-` keeps the
+//! grader's), sets the resource limits on itself, optionally pins itself to one CPU (`PIN`, the referee's agents),
+//! and then becomes the program (`exec`).
 //!
 //! Why not set the limits from the grader after spawning: changing the limits of a process owned by another user
 //! needs CAP_SYS_RESOURCE, which a container's root often lacks, and there would be a moment before they apply.
@@ -39,6 +40,17 @@ pub fn launcher_path() -> Option<PathBuf> {
 
 /// The launcher's arguments for `limits`, an identity and `program args` (everything after the launcher path).
 pub fn arguments(limits: &Limits, identity: Option<Identity>, program: &OsStr, args: &[OsString]) -> Vec<OsString> {
+    pinned_arguments(limits, identity, None, program, args)
+}
+
+/// [`arguments`], pinning the program (and every thread and child it starts) to CPU `pin` when given.
+pub fn pinned_arguments(
+    limits: &Limits,
+    identity: Option<Identity>,
+    pin: Option<usize>,
+    program: &OsStr,
+    args: &[OsString],
+) -> Vec<OsString> {
     let nproc = identity.map_or(0, |_| limits.processes);
     let id = |f: fn(&Identity) -> u32| identity.as_ref().map_or("-".to_string(), |i| f(i).to_string());
     let mut out: Vec<OsString> = vec![
@@ -49,9 +61,11 @@ pub fn arguments(limits: &Limits, identity: Option<Identity>, program: &OsStr, a
         nproc.to_string().into(),
         id(|i| i.uid).into(),
         id(|i| i.gid).into(),
-        "--".into(),
-        program.to_os_string(),
     ];
+    if let Some(cpu) = pin {
+        out.push(cpu.to_string().into());
+    }
+    out.extend(["--".into(), program.to_os_string()]);
     out.extend(args.iter().cloned());
     out
 }
@@ -68,11 +82,12 @@ pub fn exec(args: &[OsString]) -> i32 {
     };
     let words: Vec<&str> = args[..split].iter().filter_map(|a| a.to_str()).collect();
     let number = |i: usize| words.get(i).and_then(|w| w.parse::<u64>().ok());
-    let (Some(cpu), Some(data), Some(fsize), Some(nproc), 6) =
+    let (Some(cpu), Some(data), Some(fsize), Some(nproc), 6 | 7) =
         (number(0), number(1), number(2), number(3), words.len())
     else {
-        return fail("launcher: expected CPU DATA FSIZE NPROC UID GID before '--'".into());
+        return fail("launcher: expected CPU DATA FSIZE NPROC UID GID [PIN] before '--'".into());
     };
+    let pin = words.get(6).and_then(|w| w.parse::<usize>().ok());
     let identity = match (words[4].parse::<u32>(), words[5].parse::<u32>()) {
         (Ok(uid), Ok(gid)) => Some(Identity { uid, gid }),
         _ => None,
@@ -92,6 +107,13 @@ pub fn exec(args: &[OsString]) -> i32 {
                 return fail(format!("cannot switch to uid {} gid {}: {e}", id.uid, id.gid));
             }
         }
+        if let Some(cpu) = pin {
+            let mut set = rustix::thread::CpuSet::new();
+            set.set(cpu);
+            if let Err(e) = rustix::thread::sched_setaffinity(None, &set) {
+                return fail(format!("cannot pin to CPU {cpu}: {e}"));
+            }
+        }
         use rustix::process::{setrlimit, Resource, Rlimit};
         let set = |resource, value: u64| setrlimit(resource, Rlimit { current: Some(value), maximum: Some(value) });
         let mut results = vec![set(Resource::Cpu, cpu), set(Resource::Data, data), set(Resource::Fsize, fsize)];
@@ -108,7 +130,7 @@ pub fn exec(args: &[OsString]) -> i32 {
     }
     #[cfg(not(unix))]
     {
-        let _ = (cpu, data, fsize, nproc, identity, program, rest);
+        let _ = (cpu, data, fsize, nproc, identity, pin, program, rest);
         fail("launcher: only on Unix".into())
     }
 }

@@ -178,7 +178,7 @@ fn managed() -> &'static Mutex<HashSet<u32>> {
 
 /// Runs `spawn` with the managed set locked and records the child's pid, so no orphan sweep can mistake a
 /// brand-new child for an orphan.
-pub(super) fn spawn_managed<T>(spawn: impl FnOnce() -> std::io::Result<(T, u32)>) -> std::io::Result<T> {
+pub(crate) fn spawn_managed<T>(spawn: impl FnOnce() -> std::io::Result<(T, u32)>) -> std::io::Result<T> {
     let mut set = managed().lock().unwrap_or_else(|p| p.into_inner());
     let (child, pid) = spawn()?;
     set.insert(pid);
@@ -186,12 +186,12 @@ pub(super) fn spawn_managed<T>(spawn: impl FnOnce() -> std::io::Result<(T, u32)>
 }
 
 /// Forgets a child once it has been waited for.
-pub(super) fn release(pid: u32) {
+pub(crate) fn release(pid: u32) {
     managed().lock().unwrap_or_else(|p| p.into_inner()).remove(&pid);
 }
 
 /// Applies `limits` to the running process `pid` (right after spawn, before it can do much).
-pub(super) fn apply_limits(pid: u32, limits: &Limits, sandbox: &Sandbox) {
+pub(crate) fn apply_limits(pid: u32, limits: &Limits, sandbox: &Sandbox) {
     #[cfg(target_os = "linux")]
     {
         use rustix::process::{prlimit, Pid, Resource, Rlimit};
@@ -215,7 +215,7 @@ pub(super) fn apply_limits(pid: u32, limits: &Limits, sandbox: &Sandbox) {
 }
 
 /// Sends `signal` to the process group `pgid`; `true` if the group still had a member.
-pub(super) fn signal_group(pgid: u32, signal: GroupSignal) -> bool {
+pub(crate) fn signal_group(pgid: u32, signal: GroupSignal) -> bool {
     #[cfg(unix)]
     {
         use rustix::process::{kill_process_group, Pid, Signal};
@@ -223,6 +223,8 @@ pub(super) fn signal_group(pgid: u32, signal: GroupSignal) -> bool {
         let sig = match signal {
             GroupSignal::Terminate => Signal::TERM,
             GroupSignal::Kill => Signal::KILL,
+            GroupSignal::Stop => Signal::STOP,
+            GroupSignal::Continue => Signal::CONT,
         };
         kill_process_group(pid, sig).is_ok()
     }
@@ -233,13 +235,17 @@ pub(super) fn signal_group(pgid: u32, signal: GroupSignal) -> bool {
     }
 }
 
-/// The two signals the runner sends.
+/// The signals the runner and the referee send to a process group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum GroupSignal {
+pub(crate) enum GroupSignal {
     /// SIGTERM: the polite request at the deadline.
     Terminate,
     /// SIGKILL.
     Kill,
+    /// SIGSTOP: an agent waiting for its turn may not think.
+    Stop,
+    /// SIGCONT: its turn again.
+    Continue,
 }
 
 /// Kills every process whose environment carries `MARKER_VAR=<marker>` (with `marker = None`, every marked process

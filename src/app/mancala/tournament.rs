@@ -1,0 +1,360 @@
+//! `referee tournament mancala --submissions DIR`: a double round robin (every ordered pair, so each agent plays
+//! each other in both seats), games side by side on their own cores, every game saved as it ends (a re-run
+//! resumes), then the table, Bradley-Terry ratings with error bars, the course's bands, and Gradescope leaderboard
+//! files.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::cli::{exit, MancalaTournamentArgs};
+use crate::game::mancala::Mancala;
+use crate::harness::grade::class::{discover, make_traversable, safe_name, write_atomic};
+use crate::harness::grade::for_each_parallel;
+use crate::harness::runner::sandbox;
+use crate::referee::mancala::play;
+use crate::referee::rating::{fit, Rating};
+use crate::referee::record::GameRecord;
+use crate::referee::slots::CpuSlots;
+use crate::referee::spec::{prepare, AgentSpec, Prepared};
+
+use super::{parse_agent, Arena};
+
+/// One entrant.
+struct Entrant {
+    /// Student id, or the agent's label for a reference agent.
+    id: String,
+    /// Whether it is a student (reference agents get no band).
+    student: bool,
+    prepared: Prepared,
+}
+
+/// One row of the final table.
+#[derive(Clone, Debug, Serialize)]
+pub struct Standing {
+    /// Place (1 = best rating).
+    pub rank: usize,
+    /// Student id or agent label.
+    pub id: String,
+    /// Games won, drawn, lost.
+    pub won: u32,
+    /// Draws.
+    pub drawn: u32,
+    /// Losses.
+    pub lost: u32,
+    /// Of which lost by adjudication (crash, timeout, illegal move).
+    pub forfeited: u32,
+    /// Bradley-Terry rating (Elo scale).
+    pub rating: f64,
+    /// Its standard error.
+    pub error: f64,
+    /// `top 10%`, `top 25%`, or empty.
+    pub band: String,
+}
+
+/// Runs `referee tournament mancala`; returns the exit code.
+pub fn run(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let fail = |err: &mut dyn Write, code: u8, message: String| {
+        let _ = writeln!(err, "referee tournament mancala: {message}");
+        code
+    };
+    let entries = match discover(&args.submissions) {
+        Ok(e) => e,
+        Err(e) => return fail(err, exit::USAGE, e.to_string()),
+    };
+    let mut extra = Vec::new();
+    for text in &args.with {
+        match parse_agent(text) {
+            Ok(spec) => extra.push(spec),
+            Err(e) => return fail(err, exit::USAGE, e),
+        }
+    }
+    let seed = crate::app::seed_or_now(args.arena.seed);
+    let arena = match Arena::new(&args.arena, seed) {
+        Ok(a) => a,
+        Err(e) => return fail(err, exit::USAGE, e),
+    };
+    let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-tournament"));
+    if let Err(e) = std::fs::create_dir_all(out_dir.join("games")) {
+        return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display()));
+    }
+    sandbox::become_subreaper();
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+
+    // Compile every player; one that does not compile is left out (and said so).
+    let mut entrants: Vec<Entrant> = Vec::new();
+    let mut excluded = Vec::new();
+    let mut compiled: Vec<Option<Result<Prepared, String>>> = (0..entries.len()).map(|_| None).collect();
+    for_each_parallel(
+        &entries,
+        jobs,
+        |entry| {
+            let mut setup = arena.setup.clone();
+            setup.work = setup.work.join("students").join(safe_name(&entry.id));
+            let _ = make_traversable(&setup.work);
+            prepare(&AgentSpec::Java(entry.path.clone()), &setup).map_err(|e| e.to_string())
+        },
+        |i, r| compiled[i] = Some(r),
+    );
+    for (entry, result) in entries.iter().zip(compiled) {
+        match result {
+            Some(Ok(prepared)) => entrants.push(Entrant { id: entry.id.clone(), student: true, prepared }),
+            Some(Err(message)) => excluded.push(format!("{}: {}", entry.id, first_line(&message))),
+            None => excluded.push(format!("{}: not prepared", entry.id)),
+        }
+    }
+    for spec in &extra {
+        match prepare(spec, &arena.setup) {
+            Ok(prepared) => entrants.push(Entrant { id: spec.label(), student: false, prepared }),
+            Err(e) => return fail(err, exit::INTERNAL, e.to_string()),
+        }
+    }
+    if entrants.len() < 2 {
+        return fail(err, exit::USAGE, format!("{} agent(s) can play; a tournament needs 2", entrants.len()));
+    }
+
+    let game = Mancala::new(args.stones);
+    let pairs: Vec<(usize, usize)> =
+        (0..entrants.len()).flat_map(|i| (0..entrants.len()).filter(move |&j| j != i).map(move |j| (i, j))).collect();
+    let cancel = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register(signal, cancel.clone());
+    }
+    let slots = CpuSlots::new(jobs);
+    let progress = crate::app::grade::progress_bar(pairs.len());
+    let fingerprint = format!("stones={} time={:?} seed={seed}", args.stones, arena.clock.per_move);
+    let mut records: Vec<Option<GameRecord>> = vec![None; pairs.len()];
+    let mut failures = Vec::new();
+    for_each_parallel(
+        &pairs,
+        jobs,
+        |&(i, j)| {
+            let path = game_file(&out_dir, &entrants[i].id, &entrants[j].id);
+            if let Some(saved) = load_game(&path, &fingerprint) {
+                return Some(saved);
+            }
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            let slot = slots.take();
+            let params = [game.stones().to_string()];
+            let dir = arena.game_dir(&format!("{}-vs-{}", safe_name(&entrants[i].id), safe_name(&entrants[j].id)));
+            let mut a = entrants[i].prepared.agent(&params, 1, &dir.join("seat1"), slot.pin()).ok()?;
+            let mut b = entrants[j].prepared.agent(&params, 2, &dir.join("seat2"), slot.pin()).ok()?;
+            let mut record = play(&game, [&mut a, &mut b], &arena.clock, |_| {});
+            let _ = std::fs::remove_dir_all(&dir);
+            // Name the seats by entrant id, so the table can be rebuilt from the saved files alone.
+            record.seats[0].label = entrants[i].id.clone();
+            record.seats[1].label = entrants[j].id.clone();
+            Some(SavedGame { fingerprint: fingerprint.clone(), record }.record_after_save(&path))
+        },
+        |k, r| {
+            match r {
+                Some(Ok(record)) => records[k] = Some(record),
+                Some(Err(e)) => failures.push(e),
+                None => {}
+            }
+            progress.inc(1);
+        },
+    );
+    progress.finish_and_clear();
+    for f in &failures {
+        let _ = writeln!(err, "referee tournament mancala: {f}");
+    }
+    if cancel.load(Ordering::Relaxed) {
+        let _ = writeln!(err, "referee tournament mancala: cancelled; a re-run plays only the missing games");
+        return crate::app::grade::CANCELLED;
+    }
+    let played: Vec<GameRecord> = records.into_iter().flatten().collect();
+    let ids: Vec<String> = entrants.iter().map(|e| e.id.clone()).collect();
+    let students: Vec<bool> = entrants.iter().map(|e| e.student).collect();
+    let table = standings(&ids, &students, &played);
+    let text = render_table(&table, &excluded, seed, &game, arena.clock.per_move.as_secs_f64(), played.len());
+    let _ = write!(out, "{text}");
+    let written = write_atomic(&out_dir.join("standings.md"), text.as_bytes())
+        .and_then(|()| write_atomic(&out_dir.join("standings.csv"), csv(&table).as_bytes()))
+        .and_then(|()| write_leaderboard(&out_dir, &table, &students_by_id(&ids, &students)));
+    if let Err(e) = written {
+        return fail(err, exit::INTERNAL, format!("cannot write results in {}: {e}", out_dir.display()));
+    }
+    if failures.is_empty() {
+        exit::SUCCESS
+    } else {
+        exit::INTERNAL
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or(text)
+}
+
+fn students_by_id(ids: &[String], students: &[bool]) -> BTreeMap<String, bool> {
+    ids.iter().cloned().zip(students.iter().copied()).collect()
+}
+
+/// A saved game with the settings it was played under.
+#[derive(Serialize, serde::Deserialize)]
+struct SavedGame {
+    fingerprint: String,
+    record: GameRecord,
+}
+
+impl SavedGame {
+    fn record_after_save(self, path: &Path) -> Result<GameRecord, String> {
+        let json = serde_json::to_vec_pretty(&self).map_err(|e| e.to_string())?;
+        write_atomic(path, &json).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(self.record)
+    }
+}
+
+fn game_file(out: &Path, a: &str, b: &str) -> PathBuf {
+    out.join("games").join(format!("{}__{}.json", safe_name(a), safe_name(b)))
+}
+
+fn load_game(path: &Path, fingerprint: &str) -> Option<Result<GameRecord, String>> {
+    let saved: SavedGame = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    (saved.fingerprint == fingerprint).then_some(Ok(saved.record))
+}
+
+/// The table from the games: results per entrant, ratings, ranks and bands (top 10% of the students, then the
+/// next 15%, rounded up, at least one student in the first band).
+pub fn standings(ids: &[String], students: &[bool], games: &[GameRecord]) -> Vec<Standing> {
+    let n = ids.len();
+    let index: BTreeMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+    let mut score = vec![vec![0.0; n]; n];
+    let mut played = vec![vec![0.0; n]; n];
+    let mut rows: Vec<Standing> = ids
+        .iter()
+        .map(|id| Standing {
+            rank: 0,
+            id: id.clone(),
+            won: 0,
+            drawn: 0,
+            lost: 0,
+            forfeited: 0,
+            rating: 0.0,
+            error: 0.0,
+            band: String::new(),
+        })
+        .collect();
+    for g in games {
+        let (Some(&a), Some(&b)) = (index.get(g.seats[0].label.as_str()), index.get(g.seats[1].label.as_str())) else {
+            continue;
+        };
+        played[a][b] += 1.0;
+        played[b][a] += 1.0;
+        match g.outcome.winner {
+            Some(1) => {
+                score[a][b] += 1.0;
+                rows[a].won += 1;
+                rows[b].lost += 1;
+            }
+            Some(_) => {
+                score[b][a] += 1.0;
+                rows[b].won += 1;
+                rows[a].lost += 1;
+            }
+            None => {
+                score[a][b] += 0.5;
+                score[b][a] += 0.5;
+                rows[a].drawn += 1;
+                rows[b].drawn += 1;
+            }
+        }
+        if let Some(adj) = &g.outcome.adjudication {
+            rows[if adj.loser == 1 { a } else { b }].forfeited += 1;
+        }
+    }
+    for (row, r) in rows.iter_mut().zip(fit(&score, &played)) {
+        let Rating { elo, error } = r;
+        row.rating = elo;
+        row.error = error;
+    }
+    rows.sort_by(|x, y| y.rating.total_cmp(&x.rating).then_with(|| x.id.cmp(&y.id)));
+    let student_count = ids.iter().zip(students).filter(|(_, s)| **s).count();
+    let top10 = ((student_count as f64) * 0.10).ceil().max(1.0) as usize;
+    let top25 = ((student_count as f64) * 0.25).ceil() as usize;
+    let is_student: BTreeMap<&str, bool> = ids.iter().map(String::as_str).zip(students.iter().copied()).collect();
+    let mut place = 0;
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.rank = i + 1;
+        if is_student.get(row.id.as_str()).copied().unwrap_or(false) {
+            place += 1;
+            row.band = if place <= top10 {
+                "top 10%".into()
+            } else if place <= top25.max(top10) {
+                "top 25%".into()
+            } else {
+                String::new()
+            };
+        }
+    }
+    rows
+}
+
+fn render_table(table: &[Standing], excluded: &[String], seed: u64, game: &Mancala, secs: f64, games: usize) -> String {
+    let mut s = format!(
+        "# Mancala tournament\n\n{} entrants, {games} games, {} stones, {secs} s per move, seed {seed}\n\n",
+        table.len(),
+        game.stones()
+    );
+    s.push_str(
+        "| rank | agent | won | drawn | lost | forfeits | rating | band |\n|---:|---|---:|---:|---:|---:|---:|---|\n",
+    );
+    for r in table {
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {:.0} ± {:.0} | {} |\n",
+            r.rank, r.id, r.won, r.drawn, r.lost, r.forfeited, r.rating, r.error, r.band
+        ));
+    }
+    if !excluded.is_empty() {
+        s.push_str("\nNot entered (did not compile or could not be found):\n");
+        for e in excluded {
+            s.push_str(&format!("- {e}\n"));
+        }
+    }
+    s.push_str(
+        "\nRatings: Bradley-Terry maximum likelihood (draws half), Elo scale, mean 1500; ± is one standard error.\n",
+    );
+    s
+}
+
+fn csv(table: &[Standing]) -> String {
+    let mut s = String::from("rank,id,won,drawn,lost,forfeited,rating,error,band\n");
+    for r in table {
+        s.push_str(&format!(
+            "{},{},{},{},{},{},{:.1},{:.1},{}\n",
+            r.rank, r.id, r.won, r.drawn, r.lost, r.forfeited, r.rating, r.error, r.band
+        ));
+    }
+    s
+}
+
+/// Gradescope `results.json` per student: the extra credit as the score and the leaderboard columns.
+fn write_leaderboard(out: &Path, table: &[Standing], students: &BTreeMap<String, bool>) -> std::io::Result<()> {
+    for r in table.iter().filter(|r| students.get(&r.id).copied().unwrap_or(false)) {
+        let extra = match r.band.as_str() {
+            "top 10%" => 10.0,
+            "top 25%" => 5.0,
+            _ => 0.0,
+        };
+        let json = serde_json::json!({
+            "score": extra,
+            "output": format!("Tournament rank {} of {}: {} won, {} drawn, {} lost; rating {:.0} ± {:.0}{}",
+                r.rank, table.len(), r.won, r.drawn, r.lost, r.rating, r.error,
+                if r.band.is_empty() { String::new() } else { format!("; {} (extra credit {extra})", r.band) }),
+            "leaderboard": [
+                {"name": "Rating", "value": (r.rating * 10.0).round() / 10.0},
+                {"name": "Won", "value": r.won},
+                {"name": "Lost", "value": r.lost, "order": "asc"},
+            ],
+        });
+        let bytes = serde_json::to_vec_pretty(&json).map_err(std::io::Error::other)?;
+        write_atomic(&out.join("gradescope").join(safe_name(&r.id)).join("results.json"), &bytes)?;
+    }
+    Ok(())
+}

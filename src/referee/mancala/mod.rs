@@ -1,0 +1,6 @@
+//! Refereed Mancala: games between agent processes and their text form.
+
+pub mod board;
+pub mod play;
+
+pub use play::{legal_bin, play, position_words};

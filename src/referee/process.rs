@@ -1,0 +1,261 @@
+//! One agent process: started like every untrusted run (own process group, sandbox user, limits, marker), but
+//! long-lived and spoken to line by line. Its stdout arrives as lines on a channel, its stderr is kept as a tail.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::harness::runner::launcher;
+use crate::harness::runner::sandbox::{self, GroupSignal, Sandbox, MARKER_VAR};
+use crate::harness::runner::{Limits, RunError};
+
+/// The longest stdout line an agent may write; longer is a protocol error.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Bytes of stderr kept for the game record.
+pub const STDERR_TAIL: usize = 4 * 1024;
+
+/// How an agent process is started.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    /// The program.
+    pub program: OsString,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// Its working directory.
+    pub cwd: PathBuf,
+    /// Extra environment.
+    pub env: Vec<(OsString, OsString)>,
+    /// Limits (the wall-clock field is unused: the referee's clock decides).
+    pub limits: Limits,
+    /// Who it runs as.
+    pub sandbox: Sandbox,
+    /// Pin it to this CPU (one thinking agent per core).
+    pub pin: Option<usize>,
+}
+
+/// What came from the agent's stdout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Incoming {
+    /// One line, without its line end.
+    Line(String),
+    /// A line longer than [`MAX_LINE`], or not UTF-8 (the text says which).
+    Bad(String),
+    /// Nothing arrived before the deadline.
+    Timeout,
+    /// Its stdout closed: it exited (or closed it).
+    Closed,
+}
+
+/// A running agent. Dropping it kills its whole process group.
+#[derive(Debug)]
+pub struct AgentProcess {
+    child: Child,
+    pid: u32,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Incoming>,
+    stderr: Arc<Mutex<VecDeque<u8>>>,
+    marker: String,
+    paused: bool,
+}
+
+impl AgentProcess {
+    /// Starts `launch` in its own process group, through the launcher (limits, user, CPU pin).
+    ///
+    /// # Errors
+    /// When it cannot be started (a missing program, an unreachable interpreter).
+    pub fn spawn(launch: &Launch) -> Result<AgentProcess, RunError> {
+        let name = launch.program.to_string_lossy().into_owned();
+        let spawn_error =
+            |message: String| RunError::Spawn { program: name.clone(), source: std::io::Error::other(message) };
+        let resolved = sandbox::resolve_program(&launch.program, &launch.sandbox).map_err(spawn_error)?;
+        let exe = launcher::launcher_path().ok_or_else(|| spawn_error("the referee launcher was not found".into()))?;
+        let marker = sandbox::next_marker();
+        let mut command = Command::new(exe);
+        command
+            .args(launcher::pinned_arguments(
+                &launch.limits,
+                launch.sandbox.identity,
+                launch.pin,
+                &resolved,
+                &launch.args,
+            ))
+            .current_dir(&launch.cwd)
+            .env(MARKER_VAR, &marker)
+            .env("TMPDIR", &launch.cwd)
+            .envs(launch.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        let mut child = sandbox::spawn_managed(|| {
+            let child = command.spawn()?;
+            let pid = child.id();
+            Ok((child, pid))
+        })
+        .map_err(|source| RunError::Spawn { program: name.clone(), source })?;
+        let pid = child.id();
+        let (tx, lines) = mpsc::channel();
+        if let Some(out) = child.stdout.take() {
+            std::thread::spawn(move || read_lines(out, &tx));
+        }
+        let stderr = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
+        if let Some(err) = child.stderr.take() {
+            let tail = Arc::clone(&stderr);
+            std::thread::spawn(move || keep_tail(err, &tail));
+        }
+        let stdin = child.stdin.take();
+        Ok(AgentProcess { child, pid, stdin, lines, stderr, marker, paused: false })
+    }
+
+    /// Writes one line (a newline is added) and flushes. A dead agent is noticed on the read side, so a failed
+    /// write is only reported, never fatal.
+    pub fn send(&mut self, line: &str) -> bool {
+        let Some(stdin) = self.stdin.as_mut() else { return false };
+        stdin.write_all(format!("{line}\n").as_bytes()).and_then(|()| stdin.flush()).is_ok()
+    }
+
+    /// The next stdout line, waiting until `deadline` at most.
+    pub fn recv(&mut self, deadline: Instant) -> Incoming {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(incoming) => incoming,
+            Err(RecvTimeoutError::Timeout) => Incoming::Timeout,
+            Err(RecvTimeoutError::Disconnected) => Incoming::Closed,
+        }
+    }
+
+    /// Freezes the whole process group (SIGSTOP) until [`Self::resume`]: it may not think on others' time.
+    pub fn pause(&mut self) {
+        if !self.paused {
+            self.paused = sandbox::signal_group(self.pid, GroupSignal::Stop);
+        }
+    }
+
+    /// Lets a paused agent run again (SIGCONT).
+    pub fn resume(&mut self) {
+        if self.paused {
+            sandbox::signal_group(self.pid, GroupSignal::Continue);
+            self.paused = false;
+        }
+    }
+
+    /// How it ended, if it has ("exit code 1", "killed by signal 9").
+    pub fn exit_description(&mut self) -> Option<String> {
+        let status = self.child.try_wait().ok()??;
+        Some(describe_exit(status))
+    }
+
+    /// Waits up to `grace` for it to exit by itself; its description when it did.
+    pub fn wait_exit(&mut self, grace: Duration) -> Option<String> {
+        let until = Instant::now() + grace;
+        loop {
+            if let Some(d) = self.exit_description() {
+                return Some(d);
+            }
+            if Instant::now() >= until {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// The last [`STDERR_TAIL`] bytes of its stderr, as text.
+    pub fn stderr_tail(&self) -> String {
+        let tail = self.stderr.lock().unwrap_or_else(|p| p.into_inner());
+        let (a, b) = tail.as_slices();
+        let mut bytes = a.to_vec();
+        bytes.extend_from_slice(b);
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    /// Kills the whole process group and every process carrying its marker, and reaps it.
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        sandbox::signal_group(self.pid, GroupSignal::Kill);
+        sandbox::signal_group(self.pid, GroupSignal::Continue);
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        sandbox::release(self.pid);
+        sandbox::kill_marked(Some(&self.marker));
+    }
+}
+
+impl Drop for AgentProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Splits `out` into lines for the channel; a line over [`MAX_LINE`] is reported once and the stream then ends
+/// (the agent has broken the protocol).
+fn read_lines(out: impl Read, tx: &mpsc::Sender<Incoming>) {
+    let mut reader = BufReader::new(out);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let read = reader.by_ref().take(MAX_LINE as u64 + 1).read_until(b'\n', &mut buf);
+        match read {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let ended = buf.last() == Some(&b'\n');
+                if !ended && buf.len() > MAX_LINE {
+                    let _ = tx.send(Incoming::Bad(format!("a line longer than {} KiB", MAX_LINE / 1024)));
+                    break;
+                }
+                while matches!(buf.last(), Some(b'\n' | b'\r')) {
+                    buf.pop();
+                }
+                let incoming = match String::from_utf8(buf.clone()) {
+                    Ok(line) => Incoming::Line(line),
+                    Err(_) => Incoming::Bad(format!("a line that is not UTF-8: {}", String::from_utf8_lossy(&buf))),
+                };
+                if tx.send(incoming).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    let _ = tx.send(Incoming::Closed);
+}
+
+/// Keeps the last [`STDERR_TAIL`] bytes of `err`, reading it to its end so the agent never blocks on it.
+fn keep_tail(mut err: impl Read, tail: &Mutex<VecDeque<u8>>) {
+    let mut buf = [0u8; 8192];
+    loop {
+        match err.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                let mut t = tail.lock().unwrap_or_else(|p| p.into_inner());
+                t.extend(&buf[..n]);
+                let excess = t.len().saturating_sub(STDERR_TAIL);
+                t.drain(..excess);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        }
+    }
+}
+
+/// "exit code N" or "killed by SIGNAME".
+pub fn describe_exit(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return format!("killed by {}", crate::harness::grade::signal_name(signal));
+        }
+    }
+    format!("exit code {}", status.code().unwrap_or(-1))
+}

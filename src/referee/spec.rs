@@ -1,0 +1,189 @@
+//! Naming agents on the command line (`builtin:NAME`, `cmd:COMMAND`, a student's `xxxPlayer.java` or its folder or
+//! zip) and preparing each once (compiling the Java ones) so it can be started for any number of games.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use crate::harness::grade::class::{make_traversable, safe_name};
+use crate::harness::runner::sandbox::{hand_over, Lease, Sandbox};
+use crate::harness::runner::{launcher, Limits};
+
+use super::agent::Agent;
+use super::java_host;
+use super::process::Launch;
+
+/// An agent as named on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AgentSpec {
+    /// `builtin:NAME`: an agent of this binary, run as `referee agent GAME NAME`.
+    Builtin(String),
+    /// `cmd:COMMAND`: any program that speaks the protocol (split like a shell would, run without one).
+    Command(String),
+    /// A student's `xxxPlayer.java`, or a folder or zip holding one, run through the Java host.
+    Java(PathBuf),
+}
+
+impl AgentSpec {
+    /// Parses `text`. Anything that is not `builtin:` or `cmd:` is a path to Java code.
+    ///
+    /// # Errors
+    /// An unknown built-in, an empty command, or a path that does not exist.
+    pub fn parse(text: &str, builtins: &[&str]) -> Result<AgentSpec, String> {
+        if let Some(name) = text.strip_prefix("builtin:") {
+            if builtins.contains(&name) {
+                return Ok(AgentSpec::Builtin(name.to_string()));
+            }
+            return Err(format!("unknown built-in agent '{name}' (known: {})", builtins.join(", ")));
+        }
+        if let Some(command) = text.strip_prefix("cmd:") {
+            return match shlex::split(command) {
+                Some(words) if !words.is_empty() => Ok(AgentSpec::Command(command.to_string())),
+                _ => Err(format!("cannot split the command '{command}' into words")),
+            };
+        }
+        let path = PathBuf::from(text);
+        if path.exists() {
+            Ok(AgentSpec::Java(path))
+        } else {
+            Err(format!(
+                "agent '{text}': no such file (expected builtin:NAME, cmd:COMMAND or a path to xxxPlayer.java)"
+            ))
+        }
+    }
+
+    /// The label reports use: `builtin:simple`, `cmd:...`, or the Java file's or folder's name.
+    pub fn label(&self) -> String {
+        match self {
+            AgentSpec::Builtin(name) => format!("builtin:{name}"),
+            AgentSpec::Command(command) => format!("cmd:{command}"),
+            AgentSpec::Java(path) => {
+                path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+            }
+        }
+    }
+}
+
+/// Where and how agents are prepared and run.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The game's protocol name (`mancala`).
+    pub game: String,
+    /// Folder for compiled code and per-game working folders.
+    pub work: PathBuf,
+    /// Who untrusted agents run as.
+    pub sandbox: Sandbox,
+    /// Limits of every agent process (the per-move clock is the referee's, not these).
+    pub limits: Limits,
+    /// The `java` and `javac` to use.
+    pub java: java_host::JavaTools,
+    /// Seed for built-in agents that draw random numbers.
+    pub seed: u64,
+}
+
+/// Why an agent cannot play.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    /// The student's code does not compile or cannot be found: the student's fault.
+    #[error("{0}")]
+    Build(String),
+    /// The referee could not set it up (a missing JDK, an unwritable folder): never the student's fault.
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// An agent ready to be started for any number of games.
+#[derive(Debug)]
+pub struct Prepared {
+    /// Its label.
+    pub label: String,
+    game: String,
+    launch: Launch,
+    trusted: bool,
+    _lease: Option<Lease>,
+}
+
+impl Prepared {
+    /// A fresh [`Agent`] for one game in `seat` (1 or 2), working in `dir` (created, and given to the sandbox user).
+    ///
+    /// # Errors
+    /// When the folder cannot be made.
+    pub fn agent(&self, game_params: &[String], seat: u8, dir: &Path, pin: Option<usize>) -> std::io::Result<Agent> {
+        make_traversable(dir)?;
+        if !self.trusted {
+            hand_over(dir, &self.launch.sandbox)?;
+        }
+        let mut launch = self.launch.clone();
+        if launch.cwd.as_os_str().is_empty() {
+            launch.cwd = dir.to_path_buf();
+        }
+        launch.pin = pin;
+        let greeting = super::protocol::hello(&self.game, game_params, seat);
+        Ok(Agent::new(self.label.clone(), launch, greeting))
+    }
+}
+
+/// Prepares `spec`: nothing to do for built-ins and commands; a Java player is laid out and compiled with the host.
+///
+/// # Errors
+/// [`PrepareError::Build`] when the student's code is at fault, [`PrepareError::Setup`] otherwise.
+pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError> {
+    let label = spec.label();
+    let env = Vec::new();
+    let game = setup.game.clone();
+    match spec {
+        AgentSpec::Builtin(name) => {
+            let exe = launcher::launcher_path()
+                .ok_or_else(|| PrepareError::Setup("the referee binary was not found for built-in agents".into()))?;
+            let args = ["agent", &setup.game, name, "--seed", &setup.seed.to_string()].map(OsString::from).to_vec();
+            let launch = Launch {
+                program: exe.into_os_string(),
+                args,
+                cwd: PathBuf::new(),
+                env,
+                limits: setup.limits,
+                sandbox: Sandbox::default(),
+                pin: None,
+            };
+            Ok(Prepared { label, game, launch, trusted: true, _lease: None })
+        }
+        AgentSpec::Command(command) => {
+            let words = shlex::split(command).unwrap_or_default();
+            let (program, args) =
+                words.split_first().ok_or_else(|| PrepareError::Setup(format!("empty command '{command}'")))?;
+            let (sandbox, lease) = setup.sandbox.lease();
+            let cwd = std::env::current_dir().map_err(|e| PrepareError::Setup(format!("current folder: {e}")))?;
+            let launch = Launch {
+                program: program.into(),
+                args: args.iter().map(OsString::from).collect(),
+                cwd,
+                env,
+                limits: setup.limits,
+                sandbox,
+                pin: None,
+            };
+            Ok(Prepared { label, game, launch, trusted: false, _lease: Some(lease) })
+        }
+        AgentSpec::Java(path) => {
+            let (sandbox, lease) = setup.sandbox.lease();
+            let dir = setup.work.join("agents").join(safe_name(&label));
+            let built = java_host::build(path, &dir, &setup.java, &sandbox)?;
+            let mut args: Vec<OsString> = java_host::JVM_FLAGS.iter().map(OsString::from).collect();
+            args.extend([
+                OsString::from("-cp"),
+                built.classes.into_os_string(),
+                "RefereeHost".into(),
+                built.class.into(),
+            ]);
+            let launch = Launch {
+                program: setup.java.java.clone(),
+                args,
+                cwd: PathBuf::new(),
+                env,
+                limits: setup.limits,
+                sandbox,
+                pin: None,
+            };
+            Ok(Prepared { label, game, launch, trusted: false, _lease: Some(lease) })
+        }
+    }
+}
