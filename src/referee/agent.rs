@@ -292,6 +292,10 @@ impl Agent {
                     None if stopped => format!("no move within {secs} s"),
                     None => "ended its turn without a move".to_string(),
                 };
+                let detail = match info {
+                    Some(info) => format!("{detail} (its last info: {info})"),
+                    None => detail,
+                };
                 Err(self.fault(FaultKind::NoMove, detail))
             }
         }

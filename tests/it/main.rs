@@ -12,6 +12,7 @@ mod mancala;
 mod official;
 mod oracle;
 mod properties;
+mod referee;
 mod render;
 mod snapshots;
 mod util;

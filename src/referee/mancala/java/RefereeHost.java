@@ -3,7 +3,8 @@
  * the referee's agent protocol (docs/agent-protocol.md) on stdin/stdout.
  *
  *     javac -encoding UTF-8 -d DIR GameState.java Player.java RefereeHost.java xxxPlayer.java [helpers.java]
- *     java -XX:ActiveProcessorCount=1 -XX:+DisplayVMOutputToStderr -cp DIR RefereeHost xxxPlayer
+ *     java -XX:ActiveProcessorCount=1 -XX:+DisplayVMOutputToStderr -XX:+UseCountedLoopSafepoints \
+ *          -XX:LoopStripMiningIter=1000 -cp DIR RefereeHost xxxPlayer
  *
  * What it does, turn by turn, mirrors the course framework (a new thread calls player.move(copy of the board); the
  * latest value of the field `move` is the answer), with these differences:
@@ -11,17 +12,21 @@
  *   student prints end up in the stderr tail the referee keeps. System.in is replaced by an empty stream.
  * - Before each turn the host sets `move` to -1 (the one deviation from the framework, which kept the stale value):
  *   a player that never sets `move` during a turn is then reported as `stale B`, B being the value the field held
- *   before the reset. (So a player that stores -1 itself looks like one that stored nothing.) At the end of a turn
- *   in which the player never set it, the field gets its old value back, as if it had never been reset.
- * - Every ~2 ms the host reads getMove() and sends `move B` whenever the value changed and is not -1, exactly as the
- *   player holds it, legal or not: the referee adjudicates.
+ *   before the reset (at `stop`, or before `done` when move() returned without setting it). A player that stores -1
+ *   itself looks like one that stored nothing. At the end of a turn in which the player never set it, the field gets
+ *   its old value back, as if it had never been reset.
+ * - Every ~2 ms the host reads the player's move (getMove() if the player overrides it, else the field itself: the
+ *   same value without running student code) and sends `move B` whenever the value changed and is not -1, exactly as
+ *   the player holds it, legal or not: the referee adjudicates.
  * - An exception thrown by move() is printed to stderr with its stack trace and reported as
  *   `info exception CLASS: MESSAGE` (the framework swallowed it silently).
  * - When the time is up (`stop`) and move() is still running, the host saves the field `move` in the file
  *   .referee-host-move of the working directory, answers `done restart` and halts the JVM: a runaway search can
  *   never run into a later turn (the framework relied on Thread.stop(), which throws on Java 20 and later). The
  *   referee starts a fresh host for the next turn, which restores `move` from that file (and deletes it), so the
- *   field keeps its value across turns as in the framework.
+ *   field keeps its value across turns as in the framework. Each host therefore needs a working directory of its own.
+ * - A `stop` that arrives after the host has sent `done` for the turn (the two crossed) is ignored: the turn is over.
+ *   Unknown or malformed lines are ignored and logged to stderr.
  *
  * Exit status: 0 on `quit`, end of input, or `done restart`; 2 for a bad command line or `referee` line; 3 when the
  * player class cannot be loaded, constructed or initialized (one clear line on stderr says why).
@@ -63,7 +68,7 @@ public final class RefereeHost {
     /** The value `move` gets before each turn: "not set this turn". */
     static final int NO_MOVE = -1;
 
-    /** How often the host reads getMove() while move() runs. */
+    /** How often the host reads the move while move() runs. */
     static final long POLL_MS = 2;
 
     static final int EXIT_USAGE = 2;
@@ -175,6 +180,11 @@ public final class RefereeHost {
 
         Player loaded = load(className);
         try {
+            getMoveOverridden = loaded.getClass().getMethod("getMove").getDeclaringClass() != Player.class;
+        } catch (NoSuchMethodException | RuntimeException e) {
+            getMoveOverridden = true;
+        }
+        try {
             loaded.initialize(className, seat);
         } catch (Throwable e) {
             printStackTrace(e);
@@ -243,9 +253,11 @@ public final class RefereeHost {
         exit(EXIT_LOAD);
     }
 
-    /** Ends the JVM at once (no shutdown hooks: a student's could hang). */
+    /**
+     * Ends the JVM at once (no shutdown hooks: a student's could hang). System.err is not flushed: println has
+     * flushed it already, and a flush could block behind a student thread stuck writing to a full stderr pipe.
+     */
     private static void exit(int status) {
-        System.err.flush();
         Runtime.getRuntime().halt(status);
     }
 
@@ -354,12 +366,13 @@ public final class RefereeHost {
             } catch (InterruptedException e) {
                 // keep watching
             }
+            boolean alive = turn.thread.isAlive(); // before reading `move`, so that the last value is seen
+            int value = readMove(); // outside the monitor: a student's getMove() could block
             synchronized (turn) {
                 if (turn.finished) {
                     return;
                 }
-                boolean alive = turn.thread.isAlive();
-                report(turn);
+                report(turn, value);
                 if (!alive) {
                     finish(turn);
                     return;
@@ -380,7 +393,7 @@ public final class RefereeHost {
                 return;
             }
             boolean alive = turn.thread.isAlive();
-            report(turn);
+            report(turn, readMoveQuickly());
             if (!alive) {
                 finish(turn);
                 return;
@@ -402,9 +415,8 @@ public final class RefereeHost {
         }
     }
 
-    /** Sends `move B` when getMove() holds a new value other than -1. Call with the turn's monitor held. */
-    private static void report(Turn turn) {
-        int value = readMove();
+    /** Sends `move B` when {@code value} is new and not -1. Call with the turn's monitor held. */
+    private static void report(Turn turn, int value) {
         if (value != NO_MOVE && value != turn.reported) {
             turn.reported = value;
             send(cat("move ", value));
@@ -429,11 +441,60 @@ public final class RefereeHost {
         send("done");
     }
 
-    private static boolean getMoveFailed;
+    /** How long `stop` waits for a student's getMove() before it takes the field instead. */
+    static final long GET_MOVE_WAIT_MS = 50;
 
-    /** getMove() (a student may override it), or the field itself if that throws. */
+    /**
+     * readMove() for `stop`, which must answer at once: a student's getMove() that does not return within
+     * GET_MOVE_WAIT_MS (say it is synchronized, like a move() that holds the monitor) is abandoned for the field.
+     */
+    private static int readMoveQuickly() {
+        if (!getMoveOverridden) {
+            return player.move;
+        }
+        MoveReader reader = new MoveReader();
+        Thread thread = new Thread(reader, "referee-host-getmove");
+        thread.setDaemon(true);
+        thread.start();
+        try {
+            thread.join(GET_MOVE_WAIT_MS);
+        } catch (InterruptedException e) {
+            // fall through
+        }
+        if (reader.done) {
+            return reader.value;
+        }
+        log("getMove() did not return in time at stop; reading the field move instead");
+        return player.move;
+    }
+
+    /** Calls readMove() on a thread of its own. */
+    private static final class MoveReader implements Runnable {
+        volatile int value;
+        volatile boolean done;
+
+        @Override
+        public void run() {
+            value = readMove();
+            done = true;
+        }
+    }
+
+    /** Whether the player's class overrides getMove() (then the host calls it, as the framework did). */
+    private static volatile boolean getMoveOverridden;
+
+    private static volatile boolean getMoveFailed;
+
+    /**
+     * The player's current move: getMove() when the player overrides it, else the field `move` itself (the same value,
+     * without calling student code). Reading a plain field from another thread is racy by design, as in the framework;
+     * the loops that call this also call Thread.join, so the read is never hoisted out of them.
+     */
     private static int readMove() {
         Player p = player;
+        if (!getMoveOverridden) {
+            return p.move;
+        }
         try {
             return p.getMove();
         } catch (Throwable e) {

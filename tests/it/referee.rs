@@ -1,0 +1,188 @@
+//! The referee with real agent processes: protocol agents in Python (`tests/fixtures/protocol`) and students'
+//! Java players run unchanged through the Java host (`tests/fixtures/mancala`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use referee::game::mancala::Mancala;
+use referee::harness::runner::{Limits, Sandbox};
+use referee::referee::agent::{FaultKind, TimeControl};
+use referee::referee::java_host::JavaTools;
+use referee::referee::mancala::play;
+use referee::referee::record::GameRecord;
+use referee::referee::spec::{prepare, AgentSpec, Setup};
+
+pub fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
+}
+
+/// `cmd:` for the Python protocol fixture with a misbehaviour `mode` ("" plays its first bin).
+pub fn first_bin(mode: &str) -> AgentSpec {
+    AgentSpec::Command(format!("/usr/bin/python3 {} {mode}", fixture("protocol/first_bin.py").display()))
+}
+
+pub fn have_java() -> bool {
+    let ok =
+        ["javac", "java"].iter().all(|t| Command::new(t).arg("-version").output().is_ok_and(|o| o.status.success()));
+    if !ok {
+        assert!(std::env::var_os("REFEREE_REQUIRE_JAVA").is_none(), "javac/java are required here but missing");
+        eprintln!("skipped: no JDK on this machine (.ci/run installs one)");
+    }
+    ok
+}
+
+fn setup(work: &Path, java: JavaTools) -> Setup {
+    Setup {
+        game: "mancala".into(),
+        work: work.to_path_buf(),
+        sandbox: Sandbox::default_for_this_process(),
+        limits: Limits { cpu_seconds: 600, ..Limits::default() },
+        java,
+        seed: 7,
+    }
+}
+
+fn clock(millis: u64) -> TimeControl {
+    TimeControl {
+        per_move: Duration::from_millis(millis),
+        tolerance: Duration::from_millis(150),
+        startup: Duration::from_secs(60),
+    }
+}
+
+/// Plays one game, `a` in seat 1.
+fn game_with(a: &AgentSpec, b: &AgentSpec, millis: u64, java: JavaTools) -> GameRecord {
+    let work = tempfile::tempdir().unwrap();
+    referee::harness::grade::class::make_traversable(work.path()).unwrap();
+    let setup = setup(work.path(), java);
+    let (pa, pb) = (prepare(a, &setup).unwrap(), prepare(b, &setup).unwrap());
+    let params = ["4".to_string()];
+    let mut x = pa.agent(&params, 1, &work.path().join("g/1"), None).unwrap();
+    let mut y = pb.agent(&params, 2, &work.path().join("g/2"), None).unwrap();
+    play(&Mancala::new(4), [&mut x, &mut y], &clock(millis), |_| {})
+}
+
+fn game(a: &AgentSpec, b: &AgentSpec, millis: u64) -> GameRecord {
+    game_with(a, b, millis, JavaTools::default())
+}
+
+/// A game played to its end: no adjudication and all 48 stones in the two mancalas.
+fn assert_played_out(record: &GameRecord) {
+    assert!(record.outcome.adjudication.is_none(), "{:?}", record.outcome.adjudication);
+    assert_eq!(record.outcome.score.iter().sum::<u32>(), 48, "{}", record.verdict());
+}
+
+#[test]
+fn every_protocol_fault_loses_with_its_reason_position_and_stderr() {
+    let cases = [
+        ("garbage", FaultKind::Garbage, "Thinking about bin"),
+        ("exit", FaultKind::Crashed, "exit code 7"),
+        ("illegal", FaultKind::IllegalMove, "bin 6 is not one of its own bins"),
+        ("silent", FaultKind::NoMove, "no move within 0.2 s"),
+    ];
+    for (mode, kind, detail) in cases {
+        let record = game(&first_bin(mode), &first_bin(""), 200);
+        let adj = record.outcome.adjudication.as_ref().unwrap_or_else(|| panic!("{mode}: not adjudicated"));
+        assert_eq!((adj.loser, adj.fault.kind), (1, kind), "{mode}");
+        assert!(adj.fault.detail.contains(detail), "{mode}: {}", adj.fault.detail);
+        assert_eq!(record.outcome.winner, Some(2));
+        // It fails on its third turn: two moves of its own were played and the position is the one it faced.
+        assert_eq!(record.moves.iter().filter(|m| m.seat == 1).count(), 2, "{mode}");
+        assert!(adj.position.contains("seat 1     0   0   6"), "{mode}: {}", adj.position);
+        if mode == "exit" {
+            assert!(adj.fault.stderr_tail.contains("giving up"), "{}", adj.fault.stderr_tail);
+        }
+    }
+}
+
+#[test]
+fn an_agent_that_overstays_is_killed_restarted_and_its_last_move_counts() {
+    for mode in ["slow", "ignore-stop"] {
+        let record = game(&first_bin(mode), &first_bin(""), 150);
+        assert_played_out(&record);
+        let turns = record.moves.iter().filter(|m| m.seat == 1).count() as u32;
+        assert_eq!(record.seats[0].starts, turns, "{mode}: one process per turn");
+        assert_eq!(record.seats[1].starts, 1, "the well-behaved agent is never restarted");
+        assert!(record.moves.iter().filter(|m| m.seat == 1).all(|m| m.millis >= 150), "{mode}");
+    }
+}
+
+/// Processes whose environment carries the marker of runs started by process `pid`.
+fn marked_by(pid: u32) -> Vec<u32> {
+    let prefix = format!("REFEREE_RUN={pid}-");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|p| {
+            std::fs::read(format!("/proc/{p}/environ"))
+                .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v.starts_with(prefix.as_bytes())))
+        })
+        .collect()
+}
+
+#[test]
+fn a_match_leaves_no_agent_process_behind() {
+    let bin = assert_cmd::cargo::cargo_bin("referee");
+    let script = fixture("protocol/first_bin.py");
+    let child = Command::new(bin)
+        .args(["match", "mancala", "--time", "0.1", "--tolerance", "0.05", "--games", "2", "-q"])
+        .arg(format!("cmd:/usr/bin/python3 {} slow", script.display()))
+        .arg(format!("cmd:/usr/bin/python3 {}", script.display()))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{text}");
+    assert_eq!(text.matches("winner: ").count() + text.matches("\ndraw, ").count(), 2, "{text}");
+    assert!(marked_by(pid).is_empty(), "agents left running: {:?}", marked_by(pid));
+}
+
+fn player(name: &str) -> AgentSpec {
+    AgentSpec::Java(fixture(&format!("mancala/{name}.java")))
+}
+
+#[test]
+fn students_java_players_run_unchanged_and_their_failures_are_adjudicated() {
+    if !have_java() {
+        return;
+    }
+    // A course-style player that never returns from move() beats the first-bin agent in both seats.
+    for seats in [[player("goodPlayer"), first_bin("")], [first_bin(""), player("goodPlayer")]] {
+        let record = game(&seats[0], &seats[1], 300);
+        assert_played_out(&record);
+        assert_eq!(record.seats[usize::from(record.outcome.winner.unwrap() - 1)].label, "goodPlayer.java");
+    }
+    // A runaway search is cut at every deadline: a fresh JVM per turn, and every move it held was legal.
+    let record = game(&player("loopPlayer"), &first_bin(""), 200);
+    assert_played_out(&record);
+    assert!(record.seats[0].starts >= 2, "restarted after each turn: {}", record.seats[0].starts);
+
+    let throws = game(&player("throwPlayer"), &first_bin(""), 300);
+    let adj = throws.outcome.adjudication.as_ref().unwrap();
+    assert_eq!(adj.fault.kind, FaultKind::NoMove);
+    assert!(adj.fault.stderr_tail.contains("Exception"), "{}", adj.fault.stderr_tail);
+
+    let illegal = game(&player("illegalPlayer"), &first_bin(""), 300);
+    assert_eq!(illegal.outcome.adjudication.as_ref().unwrap().fault.kind, FaultKind::IllegalMove);
+
+    let silent = game(&player("silentPlayer"), &first_bin(""), 200);
+    let adj = silent.outcome.adjudication.as_ref().unwrap();
+    assert_eq!((adj.fault.kind, silent.moves.len()), (FaultKind::NoMove, 0));
+    assert!(adj.fault.detail.contains("never set its move"), "{}", adj.fault.detail);
+}
+
+#[test]
+fn the_java_host_contains_a_runaway_search_on_java_21_and_later_too() {
+    let home = Path::new("/usr/lib/jvm/temurin-25-jdk-amd64/bin");
+    if !home.join("java").is_file() || !have_java() {
+        eprintln!("skipped: no Java 21+ JDK at {}", home.display());
+        return;
+    }
+    let tools = JavaTools { java: home.join("java").into(), javac: home.join("javac").into() };
+    let record = game_with(&player("loopPlayer"), &first_bin(""), 200, tools);
+    assert_played_out(&record);
+    assert!(record.seats[0].starts >= 2);
+}
