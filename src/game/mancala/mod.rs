@@ -13,8 +13,9 @@
 //! 4. the game is over as soon as either row is empty, whoever is to move; each side's remaining stones then go to
 //!    that side's own mancala.
 //!
-//! [`engine`] is a fast search of its own for the strong agent.
+//! [`agent`] holds the built-in agents (random, simple, strong) and [`engine`] the strong agent's own search.
 
+pub mod agent;
 pub mod engine;
 
 use crate::game::{Game, Player};

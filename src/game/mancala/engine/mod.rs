@@ -4,10 +4,12 @@
 //! - [`table`]: the transposition table, keyed by the exact packed board.
 //! - [`eval`]: the leaf heuristic and its weights.
 //! - [`search`]: principal-variation negamax over gains, move ordering, endgame solving, iterative deepening.
+//! - [`bench`]: nodes per second and depth reached, for the `bench` command.
 //!
 //! Values are always from the side to move's point of view and count only what is still to come, so a caller
 //! adds the current mancala difference ([`Board::from_state`] returns it) to get the final score difference.
 
+pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod search;
