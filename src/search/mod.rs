@@ -3,6 +3,8 @@
 //! - [`minimax`]: plain minimax, the definition every other search is tested against.
 //! - [`alpha_beta`]: AIMA Figure 5.7, fail-soft, non-strict cut tests, explicit MAX/MIN nodes (homework traces are
 //!   written in that form, so there is no negamax here).
+//! - [`iterative_deepening`]: alpha-beta at depth 1, 2, 3, ... until a wall-clock deadline; the last completed
+//!   iteration wins.
 //!
 //! Both take an [`Evaluator`] (what a leaf is worth, always from Max's point of view), a [`Limits`] (depth limit)
 //! and an [`Observer`] that sees every node as it is entered and right before it returns; counters
@@ -10,11 +12,13 @@
 //! order: a later move replaces the best only when strictly better.
 
 mod alpha_beta;
+mod iterative;
 mod minimax;
 mod observer;
 mod value;
 
 pub use alpha_beta::alpha_beta;
+pub use iterative::{iterative_deepening, Deepened};
 pub use minimax::minimax;
 pub use observer::{Counters, NodeExit, NodeKind, Observer};
 pub use value::Value;

@@ -9,6 +9,7 @@ mod gen;
 mod grade;
 mod java_format;
 mod mancala;
+mod mancala_agents;
 mod official;
 mod oracle;
 mod properties;

@@ -1,7 +1,9 @@
 //! Mancala properties over random playouts: stones are conserved, the game is over exactly when a row is empty
-//! (and then both rows are), and alpha-beta equals minimax in value and move.
+//! (and then both rows are), alpha-beta equals minimax in value and move, and the strong agent's engine equals
+//! minimax in value (at a fixed depth with the simple evaluation, with and without its table, and to the end).
 
 use proptest::prelude::*;
+use referee::game::mancala::engine::{Board, Config, Engine, Weights, SCALE};
 use referee::game::mancala::{Mancala, MancalaState};
 use referee::game::{Game, Player};
 use referee::search::{alpha_beta, minimax, Counters, Evaluator, Limits};
@@ -59,5 +61,61 @@ proptest! {
         let mm = minimax(&game, &root, &StoreDifference, Limits::depth(depth), &mut mm_count).unwrap();
         prop_assert_eq!((ab.value, ab.best), (mm.value, mm.best));
         prop_assert!(ab_count.visited <= mm_count.visited);
+    }
+    #[test]
+    fn the_engine_equals_minimax_at_a_fixed_depth(stones in 1u16..=5, choices in prop::collection::vec(0usize..6, 0..40), depth in 1u32..=5, table in any::<bool>()) {
+        let (game, states) = playout(stones, &choices);
+        let root = *states.last().unwrap();
+        prop_assume!(!root.over);
+        let (board, lead) = Board::from_state(&root).unwrap();
+        let config = Config { table_bits: table.then_some(12), strict_table: true, ..Config::PLAIN };
+        let it = Engine::new(config).search_depth(board, depth).unwrap();
+        let mm = minimax(&game, &root, &StoreDifference, Limits::depth(depth), &mut ()).unwrap();
+        let sign = if root.to_move == Player::Max { 1 } else { -1 };
+        prop_assert_eq!(lead * SCALE + it.value, sign * mm.value as i32 * SCALE);
+        prop_assert!(game.legal_moves(&root).any(|m| m == it.best));
+    }
+
+    #[test]
+    fn the_table_does_not_change_a_fixed_depth_value(stones in 2u16..=6, choices in prop::collection::vec(0usize..6, 0..40), depth in 1u32..=7) {
+        let (_, states) = playout(stones, &choices);
+        let root = *states.last().unwrap();
+        prop_assume!(!root.over);
+        let (board, _) = Board::from_state(&root).unwrap();
+        let plain = Config { weights: Weights::TUNED, ..Config::PLAIN };
+        let tabled = Config { table_bits: Some(10), strict_table: true, ..plain };
+        let without = Engine::new(plain).search_depth(board, depth).unwrap().value;
+        let mut engine = Engine::new(tabled);
+        prop_assert_eq!(engine.search_depth(board, depth).unwrap().value, without);
+        // Again with a table full of results from every shallower depth and from the first search.
+        let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+        let deepened = engine.think(board, far, Some(depth), &mut |_| {}).unwrap();
+        // Deepening ends early only on an exact value, which no deeper search changes.
+        prop_assert!(deepened.depth == depth || deepened.exact);
+        prop_assert_eq!(deepened.value, without);
+    }
+
+    #[test]
+    fn the_endgame_solver_equals_minimax_to_the_end(stones in 1u16..=3, choices in prop::collection::vec(0usize..6, 10..60)) {
+        let (game, states) = playout(stones, &choices);
+        // The first position of the playout with at most 8 stones left in the bins (minimax to the end is
+        // exponential in what is left).
+        let in_bins = |s: &MancalaState| s.pits.iter().sum::<u16>() - s.pits[6] - s.pits[13];
+        let root = states.iter().find(|s| !s.over && in_bins(s) <= 8).copied();
+        prop_assume!(root.is_some());
+        let root = root.unwrap();
+        let (board, lead) = Board::from_state(&root).unwrap();
+        let exact = minimax(&game, &root, &StoreDifference, Limits::unlimited(), &mut ()).unwrap().value as i32;
+        let sign = if root.to_move == Player::Max { 1 } else { -1 };
+        // Leaves solved to the end at depth 1, with the strong agent's table and heuristic.
+        let solving = Config { endgame: 255, ..Config::STRONG };
+        let mut engine = Engine::new(Config { table_bits: Some(12), ..solving });
+        let it = engine.search_depth(board, 1).unwrap();
+        prop_assert_eq!(lead * SCALE + it.value, sign * exact * SCALE);
+        // And by deepening from scratch until the value is exact.
+        let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+        let deepened = Engine::new(Config { table_bits: Some(12), ..Config::STRONG }).think(board, far, None, &mut |_| {}).unwrap();
+        prop_assert!(deepened.exact);
+        prop_assert_eq!(lead * SCALE + deepened.value, sign * exact * SCALE);
     }
 }

@@ -12,6 +12,11 @@
 //!    everything in the opposite bin go to the mover's mancala, even when the opposite bin is empty;
 //! 4. the game is over as soon as either row is empty, whoever is to move; each side's remaining stones then go to
 //!    that side's own mancala.
+//!
+//! [`agent`] holds the built-in agents (random, simple, strong) and [`engine`] the strong agent's own search.
+
+pub mod agent;
+pub mod engine;
 
 use crate::game::{Game, Player};
 
