@@ -32,8 +32,8 @@ fn main() -> ExitCode {
                 app::mancala::tournament::run(args, &mut out, &mut err)
             }
             Command::Agent(AgentGame::Mancala(args)) => {
-                let _ = args;
-                3 // MERGE-PENDING
+                let stdin = io::stdin();
+                app::mancala::agent::run(&args.name, args.seed, &mut stdin.lock(), &mut out, &mut err)
             }
         };
         let _ = out.flush();

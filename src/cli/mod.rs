@@ -405,6 +405,8 @@ pub enum BenchTarget {
     Takestones,
     /// Grading overhead: a class of trivial Python submissions graded vs the same commands run bare.
     Harness,
+    /// Mancala engines: nodes per second and the depth `strong` and `simple` complete in --seconds from the opening.
+    Mancala,
 }
 
 /// Which Take-Stones board the benchmark runs on.
@@ -440,6 +442,9 @@ pub struct BenchArgs {
     /// Harness: the submissions' language.
     #[arg(long, value_enum, default_value = "python")]
     pub lang: BenchLang,
+    /// Seconds per Mancala search (`bench mancala`).
+    #[arg(long, default_value_t = 1.0)]
+    pub seconds: f64,
 }
 
 /// The language of the harness benchmark's trivial submissions.

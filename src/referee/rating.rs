@@ -96,8 +96,9 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         for row in col + 1..n {
             let f = a[row][col] / a[col][col];
             if f != 0.0 {
-                for k in col..n {
-                    a[row][k] -= f * a[col][k];
+                let (upper, lower) = a.split_at_mut(row);
+                for (x, p) in lower[0][col..].iter_mut().zip(&upper[col][col..]) {
+                    *x -= f * p;
                 }
                 b[row] -= f * b[col];
             }

@@ -14,6 +14,7 @@ mod official;
 mod oracle;
 mod properties;
 mod referee;
+mod referee_grade;
 mod render;
 mod snapshots;
 mod util;

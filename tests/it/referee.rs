@@ -186,3 +186,14 @@ fn the_java_host_contains_a_runaway_search_on_java_21_and_later_too() {
     assert_played_out(&record);
     assert!(record.seats[0].starts >= 2);
 }
+
+#[test]
+fn built_in_agents_play_through_the_protocol_without_a_forfeit() {
+    // `simple` thinks until just before its deadline, so the referee's `stop` often crosses its `done`: an agent that
+    // answered that `stop` would end its next turn at once (found in a tournament; see docs/agent-protocol.md).
+    for (a, b) in [("simple", "random"), ("random", "strong"), ("strong", "simple")] {
+        let record = game(&AgentSpec::Builtin(a.into()), &AgentSpec::Builtin(b.into()), 60);
+        assert_played_out(&record);
+        assert_eq!((record.seats[0].starts, record.seats[1].starts), (1, 1), "{a} vs {b}");
+    }
+}

@@ -80,7 +80,9 @@ pub fn run(name: &str, seed: u64, input: &mut dyn BufRead, out: &mut dyn Write, 
                 let deadline = start + Duration::from_millis(millis).saturating_sub(margin(millis));
                 let mut failed = None;
                 let mut report = |bin: u8, info: &str| {
-                    let r = writeln!(out, "move {bin}").and_then(|()| writeln!(out, "info {info}")).and_then(|()| out.flush());
+                    let r = writeln!(out, "move {bin}")
+                        .and_then(|()| writeln!(out, "info {info}"))
+                        .and_then(|()| out.flush());
                     if let Err(e) = r {
                         failed.get_or_insert(e);
                     }
@@ -92,7 +94,9 @@ pub fn run(name: &str, seed: u64, input: &mut dyn BufRead, out: &mut dyn Write, 
                     (None, None) => writeln!(out, "done"),
                 }
             }
-            Command::Stop => writeln!(out, "done"),
+            // This agent answers every `go` with `done` before its time is up, so a `stop` it reads here crossed
+            // that `done` on the way: answering it would end its next turn before it started.
+            Command::Stop => Ok(()),
             Command::Quit => return exit::SUCCESS,
         };
         if written.and_then(|()| out.flush()).is_err() {
