@@ -45,7 +45,7 @@ pub fn fit(score: &[Vec<f64>], games: &[Vec<f64>]) -> Vec<Rating> {
         }
     }
     let (_, hessian) = derivatives(&r, score, games, sigmoid);
-    let variance = invert_diagonal(hessian);
+    let variance = centered_variances(hessian);
     let mean = r.iter().sum::<f64>() / n as f64;
     r.iter()
         .zip(variance)
@@ -112,16 +112,21 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     Some(x)
 }
 
-/// The diagonal of `a`'s inverse (column by column).
-fn invert_diagonal(a: Vec<Vec<f64>>) -> Vec<f64> {
+/// The variances of `r_i - mean(r)` under the covariance `a^-1`: only rating differences are identified by the
+/// games, and the reported ratings are centred, so an error bar must not include the (prior-only) common level.
+fn centered_variances(a: Vec<Vec<f64>>) -> Vec<f64> {
     let n = a.len();
-    (0..n)
+    let columns: Vec<Vec<f64>> = (0..n)
         .map(|i| {
             let mut e = vec![0.0; n];
             e[i] = 1.0;
-            solve(a.clone(), e).map_or(f64::INFINITY, |x| x[i])
+            solve(a.clone(), e).unwrap_or_else(|| vec![f64::INFINITY; n])
         })
-        .collect()
+        .collect();
+    let nf = n as f64;
+    let row_sum: Vec<f64> = columns.iter().map(|c| c.iter().sum()).collect();
+    let total: f64 = row_sum.iter().sum();
+    (0..n).map(|i| columns[i][i] - 2.0 * row_sum[i] / nf + total / (nf * nf)).collect()
 }
 
 #[cfg(test)]
@@ -156,6 +161,9 @@ mod tests {
         let r = fit(&s, &g);
         let gap = r[0].elo - r[1].elo;
         assert!((gap - 190.8).abs() < 2.0, "{gap}");
+        // Var(r0 - r1) = 1 / (400 * 0.75 * 0.25); each centred rating carries half the difference:
+        // 0.5 * sqrt(1 / 75) natural units = 10.03 Elo.
+        assert!((r[0].error - 10.03).abs() < 0.3, "{}", r[0].error);
         let (s2, g2) = table(2, &[(0, 1, 30.0, 40.0)]);
         let r2 = fit(&s2, &g2);
         assert!(r2[0].error > r[0].error * 2.0);

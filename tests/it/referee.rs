@@ -140,8 +140,10 @@ fn a_match_leaves_no_agent_process_behind() {
     assert!(marked_by(pid).is_empty(), "agents left running: {:?}", marked_by(pid));
 }
 
+/// A student-style Java player, each in a folder of its own (`tests/it/variants.rs` makes the buggy ones).
 fn player(name: &str) -> AgentSpec {
-    AgentSpec::Java(fixture(&format!("mancala/{name}.java")))
+    let dir = std::env::temp_dir().join(format!("referee-players-{}", std::process::id())).join(name);
+    AgentSpec::Java(crate::variants::mancala_player(name, &dir))
 }
 
 #[test]

@@ -7,15 +7,13 @@ use assert_cmd::Command;
 use referee::harness::model::{Status, SubmissionResult};
 use referee::referee::record::GameRecord;
 
-use super::referee::{fixture, have_java};
+use super::referee::have_java;
 
 /// A class folder: `good` (a course-style player), `silent` (never sets `move`), `broken` (does not compile), each
 /// as the student handed it in (one folder with its xxxPlayer.java).
 fn class(dir: &Path) {
     for (student, file) in [("good", "goodPlayer"), ("silent", "silentPlayer")] {
-        let folder = dir.join(format!("{student}-HW3-P4"));
-        std::fs::create_dir_all(&folder).unwrap();
-        std::fs::copy(fixture(&format!("mancala/{file}.java")), folder.join(format!("{file}.java"))).unwrap();
+        crate::variants::mancala_player(file, &dir.join(format!("{student}-HW3-P4")));
     }
     let broken = dir.join("broken-HW3-P4");
     std::fs::create_dir_all(&broken).unwrap();

@@ -113,3 +113,63 @@ pub const CLASS: &[(&str, &[Change])] = &[
     // Strict cuts.
     ("frank-HW2-P3", &[(ABP, "if (v >= beta) {", "if (v > beta) {"), (ABP, "if (v <= alpha) {", "if (v < alpha) {")]),
 ];
+
+/// Student-style Mancala players with one bug each: changes to `mancala/goodPlayer.java` (besides the class name).
+pub const MANCALA_PLAYERS: &[(&str, &[(&str, &str)])] = &[
+    // Never sets `move`: the result stays in a local variable.
+    (
+        "silentPlayer",
+        &[
+            ("        int maxDepth = 1;\n", "        int maxDepth = 1;\n        int bestMove = -1;\n"),
+            (
+                "            move = maxAction(new GameState(state), maxDepth);",
+                "            bestMove = maxAction(new GameState(state), maxDepth); // bug: never copied into `move`",
+            ),
+        ],
+    ),
+    // The runaway: iterative deepening that forgot to deepen, busy forever at depth 1.
+    ("loopPlayer", &[("            maxDepth++;\n", "            // bug: maxDepth++ is missing\n")]),
+    // Returns after depth 6 on turns 1 and 2, then throws (an array sized for two turns) before setting `move`.
+    (
+        "throwPlayer",
+        &[
+            (
+                "    private static final int INFINITY = 1_000_000;\n",
+                "    private static final int INFINITY = 1_000_000;\n\n    private final int[] scoreAtTurnStart = new \
+                 int[2]; // bug: one slot per turn, but only two of them\n    private int turn = 0;\n",
+            ),
+            (
+                "        int maxDepth = 1;\n        while (true) {\n            move = maxAction(new GameState(state), \
+                 maxDepth);\n            maxDepth++;\n        }",
+                "        scoreAtTurnStart[turn] = state.stoneCount(6);\n        turn++;\n        for (int maxDepth = 1; \
+                 maxDepth <= 6; maxDepth++) {\n            move = maxAction(new GameState(state), maxDepth);\n        }",
+            ),
+        ],
+    ),
+];
+
+/// Writes Mancala player `name` (`goodPlayer`, `illegalPlayer`, or one of [`MANCALA_PLAYERS`]) as `<name>.java`
+/// alone in `dir` and returns its path.
+pub fn mancala_player(name: &str, dir: &Path) -> std::path::PathBuf {
+    fs::create_dir_all(dir).unwrap();
+    let path = dir.join(format!("{name}.java"));
+    if let Ok(text) = fs::read_to_string(fixture(&format!("mancala/{name}.java"))) {
+        fs::write(&path, text).unwrap();
+        return path;
+    }
+    let (_, changes) = MANCALA_PLAYERS.iter().find(|(n, _)| *n == name).unwrap();
+    let mut text = fs::read_to_string(fixture("mancala/goodPlayer.java")).unwrap();
+    let renamed = [
+        (
+            " * goodPlayer: a correct agent",
+            " * made from goodPlayer by a change in tests/it/variants.rs: a buggy agent",
+        ),
+        ("public class goodPlayer ", "public class __NAME__ "),
+    ];
+    for (from, to) in renamed.iter().chain(changes.iter()) {
+        assert_eq!(text.matches(from).count(), 1, "{from:?} must occur exactly once in goodPlayer.java");
+        text = text.replace(from, &to.replace("__NAME__", name));
+    }
+    fs::write(&path, text).unwrap();
+    path
+}
