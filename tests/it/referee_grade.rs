@@ -9,10 +9,10 @@ use referee::referee::record::GameRecord;
 
 use super::referee::have_java;
 
-/// A class folder: `good` (a course-style player), `silent` (never sets `move`), `broken` (does not compile), each
-/// as the student handed it in (one folder with its xxxPlayer.java).
-fn class(dir: &Path) {
-    for (student, file) in [("good", "goodPlayer"), ("silent", "silentPlayer")] {
+/// A class folder: `good` (a course-style player), `silent` (never sets `move`), `broken` (does not compile), and
+/// the `extra` students, each as handed in (one folder with its xxxPlayer.java).
+fn class(dir: &Path, extra: &[(&str, &str)]) {
+    for (student, file) in [("good", "goodPlayer"), ("silent", "silentPlayer")].iter().chain(extra) {
         crate::variants::mancala_player(file, &dir.join(format!("{student}-HW3-P4")));
     }
     let broken = dir.join("broken-HW3-P4");
@@ -32,7 +32,7 @@ fn a_class_is_graded_by_the_course_rubric_from_real_games() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let (subs, out) = (tmp.path().join("class"), tmp.path().join("out"));
-    class(&subs);
+    class(&subs, &[("throws", "throwPlayer"), ("illegal", "illegalPlayer")]);
     let assert = Command::cargo_bin("referee")
         .unwrap()
         .args(["grade", "mancala", "--time", "0.2", "--tolerance", "0.2", "--seed", "3", "-j", "2", "--points", "10"])
@@ -43,7 +43,7 @@ fn a_class_is_graded_by_the_course_rubric_from_real_games() {
         .assert()
         .success();
     let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
-    assert!(stdout.contains("graded 3 student(s)"), "{stdout}");
+    assert!(stdout.contains("graded 5 student(s)"), "{stdout}");
 
     // The score follows from the games saved beside it: half for beating random, all for beating simple.
     let good = result(&out, "good");
@@ -81,8 +81,23 @@ fn a_class_is_graded_by_the_course_rubric_from_real_games() {
     assert!(broken.build.as_ref().unwrap().message.contains("does not compile"));
     assert!(broken.cases.iter().all(|c| c.status == Status::BuildError));
 
+    // An exception in move() and an illegal bin: every game lost, each with its reason.
+    for (id, status, reason) in [
+        ("throws", Status::Timeout, "ArrayIndexOutOfBoundsException"),
+        ("illegal", Status::Failed, "is not one of its own bins 0-5"),
+    ] {
+        let r = result(&out, id);
+        assert_eq!(r.score, 0.0, "{id}");
+        let games: Vec<_> = r.cases.iter().filter(|c| c.name.starts_with("vs ")).collect();
+        assert_eq!(games.len(), 4, "{id}");
+        for g in games {
+            assert_eq!(g.status, status, "{id}: {}", g.detail);
+            assert!(g.diagnosis.as_deref().unwrap_or("").contains(reason), "{id}: {:?}", g.diagnosis);
+        }
+    }
+
     let gradebook = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
-    assert_eq!(gradebook.lines().count(), 4, "{gradebook}");
+    assert_eq!(gradebook.lines().count(), 6, "{gradebook}");
     let feedback = std::fs::read_to_string(out.join("feedback/silent.md")).unwrap();
     assert!(feedback.contains("never set its move"), "{feedback}");
     assert!(out.join("gradescope/good/results.json").is_file());
@@ -95,7 +110,7 @@ fn a_tournament_ranks_rates_and_bands_the_class() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let (subs, out) = (tmp.path().join("class"), tmp.path().join("out"));
-    class(&subs);
+    class(&subs, &[]);
     let assert = Command::cargo_bin("referee")
         .unwrap()
         .args(["tournament", "mancala", "--time", "0.15", "--tolerance", "0.2", "--seed", "5", "-j", "2"])
