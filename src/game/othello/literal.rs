@@ -157,3 +157,49 @@ pub fn format_board(grid: &Grid) -> String {
         .collect();
     format!("({})", rows.join(", "))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuples_and_lists_parse_and_tuples_are_written_back() {
+        let text = "((0, 0, 0, 0), (0, 2, 1, 0), (0, 1, 2, 0), (0, 0, 0, 0))";
+        let grid = parse_board(text).unwrap();
+        assert_eq!(grid, Grid::start(4).unwrap());
+        assert_eq!(format_board(&grid), text);
+        let lists = parse_board(" [[0,0,0,0],\n [0,2,1,0], [0,1,2,0], [0,0,0,0,],] ").unwrap();
+        assert_eq!(lists, grid);
+        let eight = Grid::start(8).unwrap();
+        assert_eq!(parse_board(&format_board(&eight)).unwrap(), eight);
+    }
+
+    #[test]
+    fn errors_say_what_and_where_on_one_line() {
+        let cases = [
+            ("", "board literal, character 1: expected '(' or '[' to open the board, found the end of the text"),
+            (
+                "((0, 0, 0, 0), (0, 3, 1, 0))",
+                "board literal, row 1, column 1 (character 20): expected a cell 0, 1 or 2, found '3'",
+            ),
+            ("((0, 0, 0, 0] ", "board literal, character 13: expected ',' or ')' in row 0, found ']'"),
+            (
+                "((0,0,0,0),(0,0,0,0),(0,0,0,0),(0,0,0,0)) x",
+                "board literal, character 44: unexpected 'x' after the board",
+            ),
+            (
+                "((0,0,0),(0,0,0),(0,0,0))",
+                "board literal, whole board: 3 rows, but the size must be even, from 4 to 16",
+            ),
+            (
+                "((0,0,0,0),(0,0,0),(0,0,0,0),(0,0,0,0))",
+                "board literal, row 1: 3 cells, but the board has 4 rows (it must be square)",
+            ),
+        ];
+        for (text, message) in cases {
+            let error = parse_board(text).unwrap_err().to_string();
+            assert_eq!(error, message, "{text}");
+            assert!(!error.contains('\n'));
+        }
+    }
+}

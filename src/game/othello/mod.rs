@@ -203,3 +203,78 @@ impl<B: Board> Game for Othello<B> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves<B: Board>(game: &Othello<B>, state: &OthelloState<B>) -> Vec<(u8, u8)> {
+        game.legal_moves(state).map(|m| (m.col, m.row)).collect()
+    }
+
+    #[test]
+    fn the_8x8_start_has_four_moves_in_column_major_order_on_both_boards() {
+        let fast = Othello::<Bits>::new(8, Rules::Framework).unwrap();
+        let plain = Othello::<Grid>::new(8, Rules::Framework).unwrap();
+        let expected = vec![(2, 3), (3, 2), (4, 5), (5, 4)];
+        assert_eq!(moves(&fast, &fast.start()), expected);
+        assert_eq!(moves(&plain, &plain.start()), expected);
+        assert_eq!(fast.start().score(), (2, 2));
+        assert_eq!(fast.to_move(&fast.start()), Player::Max);
+    }
+
+    #[test]
+    fn the_4x4_start_and_its_first_move() {
+        let game = Othello::<Bits>::new(4, Rules::Standard).unwrap();
+        let start = game.start();
+        assert_eq!(moves(&game, &start), vec![(0, 1), (1, 0), (2, 3), (3, 2)]);
+        let after = game.apply(&start, Move { col: 0, row: 1 });
+        assert_eq!(after.score(), (4, 1));
+        assert_eq!(after.to_move(), Player::Min);
+        assert_eq!(
+            literal::format_board(&after.board().to_grid()),
+            "((0, 0, 0, 0), (1, 1, 1, 0), (0, 1, 2, 0), (0, 0, 0, 0))"
+        );
+    }
+
+    #[test]
+    fn sizes_are_checked_not_panicked_on() {
+        for size in [0, 2, 3, 5, 7, 18, 100] {
+            assert!(Othello::<Grid>::new(size, Rules::Standard).is_err(), "{size}");
+        }
+        for size in [10, 12, 14, 16] {
+            assert!(Othello::<Bits>::new(size, Rules::Standard).is_err(), "{size}");
+            let game = Othello::<Grid>::new(size, Rules::Standard).unwrap();
+            assert_eq!(game.legal_moves(&game.start()).count(), 4);
+        }
+    }
+
+    #[test]
+    fn framework_ends_where_standard_passes() {
+        // Light in the corner, dark beside it: dark cannot move, light can (column 2, row 0).
+        let grid = literal::parse_board("((2, 1, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))").unwrap();
+        let framework = Othello::<Bits>::new(4, Rules::Framework).unwrap();
+        let standard = Othello::<Bits>::new(4, Rules::Standard).unwrap();
+        let ended = framework.state(&grid, Player::Max).unwrap();
+        assert!(framework.is_terminal(&ended));
+        assert_eq!(framework.winner(&ended), None);
+        let passed = standard.state(&grid, Player::Max).unwrap();
+        assert!(!standard.is_terminal(&passed));
+        assert_eq!(passed.to_move(), Player::Min);
+        assert_eq!(moves(&standard, &passed), vec![(2, 0)]);
+        let last = standard.apply(&passed, Move { col: 2, row: 0 });
+        assert!(standard.is_terminal(&last));
+        assert_eq!(last.score(), (0, 3));
+        assert_eq!(standard.winner(&last), Some(Player::Min));
+    }
+
+    #[test]
+    fn the_board_is_drawn_rows_top_to_bottom() {
+        let game = Othello::<Bits>::new(4, Rules::Framework).unwrap();
+        assert_eq!(game.start().to_string(), "  0 1 2 3\n0 . . . .\n1 . O X .\n2 . X O .\n3 . . . .\n");
+        let big = Othello::<Grid>::new(12, Rules::Framework).unwrap();
+        let text = big.start().to_string();
+        assert!(text.starts_with("    0  1  2"), "{text}");
+        assert!(text.contains("\n 5  .  .  .  .  .  O  X  .  .  .  .  .\n"), "{text}");
+    }
+}
