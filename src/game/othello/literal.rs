@@ -185,7 +185,7 @@ mod tests {
             ("((0, 0, 0, 0] ", "board literal, character 13: expected ',' or ')' in row 0, found ']'"),
             (
                 "((0,0,0,0),(0,0,0,0),(0,0,0,0),(0,0,0,0)) x",
-                "board literal, character 44: unexpected 'x' after the board",
+                "board literal, character 43: unexpected 'x' after the board",
             ),
             (
                 "((0,0,0),(0,0,0),(0,0,0))",
