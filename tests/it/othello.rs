@@ -85,8 +85,10 @@ fn colour(player: Player) -> u8 {
     }
 }
 
-/// Plays a standard-rules game by `choices` on `B`, checking every position against the oracle.
-fn check_against_oracle<B: Board>(n: usize, choices: &[usize]) -> Result<(), TestCaseError> {
+/// Plays a standard-rules game by `choices` on `B`, checking every position against the oracle; returns how many
+/// passes the game had.
+fn check_against_oracle<B: Board>(n: usize, choices: &[usize]) -> Result<u32, TestCaseError> {
+    let mut passes = 0;
     let game = Othello::<B>::new(n, Rules::Standard).unwrap();
     let mut state = game.start();
     let mut cells = oracle_start(n);
@@ -98,6 +100,7 @@ fn check_against_oracle<B: Board>(n: usize, choices: &[usize]) -> Result<(), Tes
         let mut expected = oracle_moves(&cells, me);
         if expected.is_empty() {
             me = 3 - me; // a pass
+            passes += 1;
             expected = oracle_moves(&cells, me);
         }
         prop_assert_eq!(listed(&game, &state), expected.clone());
@@ -109,7 +112,7 @@ fn check_against_oracle<B: Board>(n: usize, choices: &[usize]) -> Result<(), Tes
                 std::cmp::Ordering::Equal => None,
             };
             prop_assert_eq!(game.winner(&state), winner);
-            return Ok(());
+            return Ok(passes - 1); // the last "pass" was the end
         }
         prop_assert_eq!(colour(game.to_move(&state)), me);
         let (col, row) = expected[c % expected.len()];
@@ -123,7 +126,7 @@ fn check_against_oracle<B: Board>(n: usize, choices: &[usize]) -> Result<(), Tes
         me = 3 - me;
         state = next;
     }
-    Ok(())
+    Ok(passes)
 }
 
 /// Disc difference, dark minus light.
@@ -206,18 +209,33 @@ proptest! {
     }
 }
 
+/// A small xorshift for the deterministic tests below.
+fn xorshift(state: &mut u64) -> usize {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    (*state % 64) as usize
+}
+
+#[test]
+fn passes_happen_in_random_small_games_and_match_the_oracle() {
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut passes = 0;
+    for n in [4, 6] {
+        for _ in 0..300 {
+            let choices: Vec<usize> = (0..n * n).map(|_| xorshift(&mut rng)).collect();
+            passes += check_against_oracle::<Bits>(n, &choices).unwrap();
+            check_against_oracle::<Grid>(n, &choices).unwrap();
+        }
+    }
+    assert!(passes > 10, "only {passes} passes: the pass path is barely exercised");
+}
+
 #[test]
 fn large_array_boards_agree_with_the_oracle() {
     let mut rng = 0x2545_f491_4f6c_dd1du64;
     for n in [10, 12, 14, 16] {
-        let choices: Vec<usize> = (0..n * n)
-            .map(|_| {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                (rng % 64) as usize
-            })
-            .collect();
+        let choices: Vec<usize> = (0..n * n).map(|_| xorshift(&mut rng)).collect();
         check_against_oracle::<Grid>(n, &choices).unwrap();
     }
 }

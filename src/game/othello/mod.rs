@@ -96,6 +96,11 @@ impl<B: Board> OthelloState<B> {
         &self.board
     }
 
+    /// The discs as a plain array board (for drawing and [`literal::format_board`]).
+    pub fn grid(&self) -> Grid {
+        self.board.to_grid()
+    }
+
     /// The side to move (Max is dark).
     pub fn to_move(&self) -> Player {
         self.to_move
@@ -110,11 +115,26 @@ impl<B: Board> OthelloState<B> {
 impl<B: Board> fmt::Display for OthelloState<B> {
     /// The board drawing ([`Grid`]'s `Display`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.board.to_grid().fmt(f)
+        self.grid().fmt(f)
     }
 }
 
 /// Othello of one board size under one rule set, on board representation `B`.
+///
+/// ```
+/// use referee::game::othello::{literal, Move, Othello, Rules};
+/// use referee::game::{Game, Player};
+///
+/// let game: Othello = Othello::new(4, Rules::Framework)?;
+/// let start = game.start();
+/// assert_eq!(game.legal_moves(&start).map(|m| m.to_string()).collect::<Vec<_>>(), ["0 1", "1 0", "2 3", "3 2"]);
+/// let next = game.apply(&start, Move { col: 0, row: 1 });
+/// assert_eq!((next.score(), next.to_move()), ((4, 1), Player::Min));
+/// let sent = literal::format_board(&next.grid());
+/// assert_eq!(sent, "((0, 0, 0, 0), (1, 1, 1, 0), (0, 1, 2, 0), (0, 0, 0, 0))");
+/// assert_eq!(game.state(&literal::parse_board(&sent)?, Player::Min)?, next);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Othello<B = Bits> {
     size: usize,
