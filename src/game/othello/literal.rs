@@ -124,14 +124,10 @@ pub fn parse_board(text: &str) -> Result<Grid, LiteralError> {
         return Err(r.error(format!("unexpected '{c}' after the board")));
     }
     let n = rows.len();
-    if let Err(SizeError { size, limit }) = SizeError::check(n) {
-        return Err(LiteralError {
-            place: "whole board".to_string(),
-            what: format!("{size} rows, but the size must be {limit}"),
-        });
-    }
-    let mut grid =
-        Grid::empty(n).map_err(|e| LiteralError { place: "whole board".to_string(), what: e.to_string() })?;
+    let mut grid = Grid::empty(n).map_err(|SizeError { size, limit }| LiteralError {
+        place: "whole board".to_string(),
+        what: format!("{size} rows, but the size must be {limit}"),
+    })?;
     for (row, cells) in rows.iter().enumerate() {
         if cells.len() != n {
             return Err(LiteralError {
