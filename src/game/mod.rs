@@ -5,9 +5,10 @@
 //! the trait; it is injected into the search as an [`crate::search::Evaluator`], because the same rules are scored
 //! differently by different assignments (the two Take-Stones editions share rules, not values).
 //!
-//! One module per game: [`takestones`], [`mancala`].
+//! One module per game: [`takestones`], [`mancala`], [`othello`].
 
 pub mod mancala;
+pub mod othello;
 pub mod takestones;
 
 use std::fmt;

@@ -12,6 +12,7 @@ mod mancala;
 mod mancala_agents;
 mod official;
 mod oracle;
+mod othello;
 mod properties;
 mod referee;
 mod referee_grade;
