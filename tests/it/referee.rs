@@ -199,3 +199,31 @@ fn built_in_agents_play_through_the_protocol_without_a_forfeit() {
         assert_eq!((record.seats[0].starts, record.seats[1].starts), (1, 1), "{a} vs {b}");
     }
 }
+
+#[test]
+fn bad_arguments_get_one_line_and_exit_2() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["match", "mancala", "nonexistent.java", "builtin:random"], "no such file"),
+        (&["match", "mancala", "builtin:foo", "builtin:random"], "unknown built-in agent 'foo'"),
+        (&["match", "mancala", "builtin:simple", "builtin:random", "--time", "abc"], "--time: 'abc'"),
+        (&["match", "mancala", "builtin:simple", "builtin:random", "--games", "0"], "--games"),
+        (&["agent", "mancala", "nope"], "unknown agent 'nope'"),
+        (&["grade", "mancala", "--submissions", "/nonexistent/class"], "/nonexistent/class"),
+    ];
+    for (args, message) in cases {
+        let out = assert_cmd::Command::cargo_bin("referee").unwrap().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    // A built-in agent given a malformed position says what is wrong and exits 2.
+    let out = assert_cmd::Command::cargo_bin("referee")
+        .unwrap()
+        .args(["agent", "mancala", "simple"])
+        .write_stdin("referee 1 mancala 4 1\ngo 50 1 2 3\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected 14 pit counts, got 3"));
+}
