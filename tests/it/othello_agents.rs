@@ -157,6 +157,11 @@ fn strong_beats_random_and_greedy_in_both_seats_under_both_rules() {
                 let as_dark = play(rules, Builtin::Strong, opponent, per_move, seed);
                 assert!(as_dark > 0, "{rules:?}: strong (dark) vs {} ended {as_dark:+}", opponent.name());
                 let as_light = play(rules, opponent, Builtin::Strong, per_move, seed);
+                eprintln!(
+                    "{rules:?} vs {} seed {seed}: as dark {as_dark:+}, as light {:+}",
+                    opponent.name(),
+                    -as_light
+                );
                 assert!(as_light < 0, "{rules:?}: strong (light) vs {} ended {as_light:+}", opponent.name());
             }
         }
@@ -170,4 +175,19 @@ fn the_bench_prints_both_positions() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("opening: depth"), "{text}");
     assert!(text.contains("nodes/s"), "{text}");
+}
+
+/// `cargo test --test it othello_agents::bench_one_second -- --ignored --nocapture` prints the strong search's speed.
+#[test]
+#[ignore = "a timing report, not a check"]
+fn bench_one_second() {
+    bench::bench(&mut std::io::stdout(), 1.0).unwrap();
+    // The exact solve at the endgame threshold and two beyond it, from random 8x8 positions.
+    let game = Othello::<Bits>::new(8, Rules::Standard).unwrap();
+    for empties in [12, 14, 16] {
+        let state = opening(&game, 60 - empties, 7);
+        let start = Instant::now();
+        let (best, value) = Engine::new(Rules::Standard).search(state.board(), state.to_move(), 64);
+        println!("solve {empties} empties: {best:?} {value:+} in {:.3} s", start.elapsed().as_secs_f64());
+    }
 }

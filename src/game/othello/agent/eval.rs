@@ -100,3 +100,36 @@ pub fn evaluate(sq: &Squares, board: &Bits, player: Player) -> i32 {
 pub fn terminal(board: &Bits, player: Player) -> i32 {
     DISC * (board.count(player) as i32 - board.count(player.opponent()) as i32)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello::{literal, Othello, Rules};
+
+    fn board(text: &str) -> Bits {
+        let game: Othello<Bits> = Othello::new(4, Rules::Standard).unwrap();
+        *game.state(&literal::parse_board(text).unwrap(), Player::Max).unwrap().board()
+    }
+
+    #[test]
+    fn edge_discs_count_only_from_an_owned_corner() {
+        // Dark holds the top-left corner and the two squares right of it; light holds a loose edge disc.
+        let b = board("((1, 1, 1, 0), (0, 2, 1, 2), (0, 0, 0, 0), (0, 0, 0, 0))");
+        let sq = Squares::new(4);
+        let (dark, light) = b.sides(Player::Max);
+        assert_eq!(sq.anchored(dark), 3);
+        assert_eq!(sq.anchored(light), 0);
+    }
+
+    #[test]
+    fn values_are_antisymmetric_inside_the_limit_and_terminals_count_discs() {
+        let game: Othello<Bits> = Othello::new(8, Rules::Standard).unwrap();
+        let start = game.start();
+        let sq = Squares::new(8);
+        assert_eq!(evaluate(&sq, start.board(), Player::Max), -evaluate(&sq, start.board(), Player::Min));
+        let b = board("((1, 1, 1, 1), (1, 1, 1, 1), (2, 2, 2, 2), (2, 2, 2, 1))");
+        assert_eq!(terminal(&b, Player::Max), 2 * DISC);
+        assert_eq!(terminal(&b, Player::Min), -2 * DISC);
+        assert!(evaluate(&Squares::new(4), &b, Player::Max).abs() < DISC);
+    }
+}

@@ -42,7 +42,7 @@ fn mix(mut z: u64) -> u64 {
 pub(crate) fn key(board: &Bits, player: Player) -> u64 {
     let (dark, light) = board.sides(Player::Max);
     let side = if player == Player::Max { 0x9e37_79b9_7f4a_7c15 } else { 0x632b_e59b_d9b4_e019 };
-    mix(dark ^ mix(light ^ side).rotate_left(17)) ^ light
+    mix(dark ^ mix(light ^ side).rotate_left(17))
 }
 
 impl Table {
@@ -68,5 +68,25 @@ impl Table {
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.slots.iter_mut().for_each(|s| *s = None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello::{Othello, Rules};
+
+    #[test]
+    fn entries_come_back_only_under_their_own_key() {
+        let game: Othello<Bits> = Othello::new(8, Rules::Standard).unwrap();
+        let start = game.start();
+        let (max, min) = (key(start.board(), Player::Max), key(start.board(), Player::Min));
+        assert_ne!(max, min, "the side to move is part of the key");
+        let mut table = Table::new(4);
+        table.store(Entry { key: max, value: 7, depth: 3, best: 19, bound: Bound::Exact });
+        assert_eq!(table.probe(max).map(|e| (e.value, e.best)), Some((7, 19)));
+        assert!(table.probe(min).is_none());
+        table.clear();
+        assert!(table.probe(max).is_none());
     }
 }
