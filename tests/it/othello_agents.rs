@@ -54,6 +54,20 @@ fn every_agent_returns_a_legal_move_with_a_deadline_already_past() {
 }
 
 #[test]
+fn a_stuck_side_gets_no_move_even_when_the_opponent_has_one() {
+    // Light in the corner, dark beside it: dark (to move) cannot move, light could.
+    let grid = referee::game::othello::literal::parse_board("((2, 1, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))");
+    let game = Othello::<Bits>::new(4, Rules::Framework).unwrap();
+    let stuck = game.state(&grid.unwrap(), Player::Max).unwrap();
+    for rules in RULES {
+        for kind in Builtin::ALL {
+            let chosen = Brain::new(kind, rules, 0).think(&stuck, Instant::now(), &mut |_, _| {});
+            assert_eq!(chosen, None, "{} under {rules:?}", kind.name());
+        }
+    }
+}
+
+#[test]
 fn large_boards_fall_back_to_the_array_board() {
     let game = Othello::<Grid>::new(10, Rules::Standard).unwrap();
     let state = opening(&game, 9, 3);

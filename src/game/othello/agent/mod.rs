@@ -87,6 +87,10 @@ impl Brain {
     ) -> Option<Move> {
         let grid = state.grid();
         let to_move = state.to_move();
+        if !state.board().has_move(to_move) {
+            // Never let the rebuilt state pass the turn to the opponent: the agent has no move here.
+            return None;
+        }
         if Bits::supports(grid.size()) {
             let game = Othello::<Bits>::new(grid.size(), self.rules).ok()?;
             let state = game.state(&grid, to_move).ok()?;
