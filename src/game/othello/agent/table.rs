@@ -18,10 +18,15 @@ pub(crate) enum Bound {
 /// One stored search result.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
+    /// The full hash ([`key`]), to tell slot sharers apart.
     pub key: u64,
+    /// The value for the side to move.
     pub value: i32,
+    /// The depth searched below the position.
     pub depth: u8,
+    /// The best move found (bit index).
     pub best: u8,
+    /// What `value` says about the true value.
     pub bound: Bound,
 }
 
