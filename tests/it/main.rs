@@ -13,6 +13,7 @@ mod mancala_agents;
 mod official;
 mod oracle;
 mod othello;
+mod othello_agents;
 mod properties;
 mod referee;
 mod referee_grade;

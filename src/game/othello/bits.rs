@@ -74,9 +74,9 @@ impl Bits {
         &GEOMETRIES[usize::from(self.geometry)]
     }
 
-    /// `player`'s discs, then the opponent's.
+    /// `player`'s discs, then the opponent's, as bit sets (bit `8 * col + row`).
     #[inline]
-    fn sides(&self, player: Player) -> (u64, u64) {
+    pub fn sides(&self, player: Player) -> (u64, u64) {
         match player {
             Player::Max => (self.dark, self.light),
             Player::Min => (self.light, self.dark),

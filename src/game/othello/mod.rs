@@ -18,8 +18,9 @@
 //!
 //! Two board representations implement [`Board`]: [`Bits`] (two `u64` bitboards, sizes 4, 6, 8, the fast path)
 //! and [`Grid`] (a plain array, any size). [`Othello`] is generic over them, defaulting to [`Bits`].
-//! [`literal`] reads and writes the course's Python board literals.
+//! [`literal`] reads and writes the course's Python board literals; [`agent`] holds the built-in agents.
 
+pub mod agent;
 mod bits;
 mod board;
 mod grid;
