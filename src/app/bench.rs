@@ -13,18 +13,28 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match args.target {
         BenchTarget::Takestones => takestones(args, out, err),
         BenchTarget::Harness => super::bench_harness::run(args, out, err),
-        BenchTarget::Mancala => {
-            if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 3600.0) {
-                let _ = writeln!(err, "referee bench mancala: --seconds must be between 0 and 3600");
-                return exit::USAGE;
-            }
-            match crate::game::mancala::engine::bench::bench(out, args.seconds) {
-                Ok(()) => exit::SUCCESS,
-                Err(e) => {
-                    let _ = writeln!(err, "referee bench mancala: {e}");
-                    exit::INTERNAL
-                }
-            }
+        BenchTarget::Mancala => engine("mancala", crate::game::mancala::engine::bench::bench, args, out, err),
+        BenchTarget::Othello => engine("othello", crate::game::othello::agent::bench::bench, args, out, err),
+    }
+}
+
+/// Runs a game engine's benchmark for `--seconds` per search.
+fn engine(
+    game: &str,
+    bench: fn(&mut dyn Write, f64) -> std::io::Result<()>,
+    args: &BenchArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 3600.0) {
+        let _ = writeln!(err, "referee bench {game}: --seconds must be between 0 and 3600");
+        return exit::USAGE;
+    }
+    match bench(out, args.seconds) {
+        Ok(()) => exit::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(err, "referee bench {game}: {e}");
+            exit::INTERNAL
         }
     }
 }

@@ -407,6 +407,8 @@ pub enum BenchTarget {
     Harness,
     /// Mancala engines: nodes per second and the depth `strong` and `simple` complete in --seconds from the opening.
     Mancala,
+    /// Othello's strong engine on 8x8: nodes per second and depth in --seconds, and exact endgame solving times.
+    Othello,
 }
 
 /// Which Take-Stones board the benchmark runs on.
@@ -442,7 +444,7 @@ pub struct BenchArgs {
     /// Harness: the submissions' language.
     #[arg(long, value_enum, default_value = "python")]
     pub lang: BenchLang,
-    /// Seconds per Mancala search (`bench mancala`).
+    /// Seconds per search (`bench mancala`, `bench othello`).
     #[arg(long, default_value_t = 1.0)]
     pub seconds: f64,
 }
