@@ -7,6 +7,7 @@ pub mod check;
 pub mod gen;
 pub mod grade;
 pub mod mancala;
+pub mod othello;
 pub mod takestones;
 pub mod verify;
 

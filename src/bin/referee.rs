@@ -35,6 +35,10 @@ fn main() -> ExitCode {
                 let stdin = io::stdin();
                 app::mancala::agent::run(&args.name, args.seed, &mut stdin.lock(), &mut out, &mut err)
             }
+            Command::Agent(AgentGame::Othello(args)) => {
+                let stdin = io::stdin();
+                app::othello::agent::run(args, &mut stdin.lock(), &mut out, &mut err)
+            }
         };
         let _ = out.flush();
         code

@@ -102,6 +102,24 @@ pub enum TournamentGame {
 pub enum AgentGame {
     /// A built-in Mancala agent: random, simple or strong.
     Mancala(AgentArgs),
+    /// A built-in Othello agent (random, greedy or strong) speaking the course's game-manager protocol.
+    Othello(OthelloAgentArgs),
+}
+
+/// `referee agent othello NAME`.
+#[derive(Debug, Clone, Args)]
+pub struct OthelloAgentArgs {
+    /// random, greedy or strong.
+    pub name: String,
+    /// Seed of the random agent.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Time to think per move (the course protocol does not send it): seconds or a duration.
+    #[arg(long, default_value = "1")]
+    pub time: String,
+    /// framework (the game ends when the side to move is stuck; the course's) or standard (pass).
+    #[arg(long, default_value = "framework")]
+    pub rules: String,
 }
 
 /// `referee agent mancala NAME`.

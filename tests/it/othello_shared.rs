@@ -75,3 +75,56 @@ fn othello_shared_py_agrees_with_the_rust_rules() {
         assert_eq!(have, want, "position {line}");
     }
 }
+
+/// Speaks the course's game-manager protocol to two `referee agent othello` processes for a whole 6x6 game.
+#[test]
+fn built_in_agents_speak_the_course_protocol_for_a_whole_game() {
+    use std::io::{BufRead, BufReader};
+    let game = Othello::<Bits>::new(6, Rules::Framework).unwrap();
+    let spawn = |name: &str| {
+        Command::new(assert_cmd::cargo::cargo_bin("referee"))
+            .args(["agent", "othello", name, "--time", "0.05"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let mut agents = [spawn("strong"), spawn("random")];
+    let mut readers: Vec<_> = agents.iter_mut().map(|a| BufReader::new(a.stdout.take().unwrap())).collect();
+    for (k, reader) in readers.iter_mut().enumerate() {
+        let mut name = String::new();
+        reader.read_line(&mut name).unwrap();
+        assert!(name.starts_with("builtin:"), "{name}");
+        // The first agent gets the later course's long color line, the second the plain one.
+        let color = if k == 0 { "1,4,0,1,1\n" } else { "2\n" };
+        agents[k].stdin.as_mut().unwrap().write_all(color.as_bytes()).unwrap();
+    }
+    let mut state = game.start();
+    let mut plies = 0;
+    while !game.is_terminal(&state) {
+        let k = if state.to_move() == Player::Max { 0 } else { 1 };
+        let (dark, light) = state.score();
+        let message = format!("SCORE {dark} {light}\n{}\n", format_board(&state.grid()));
+        let stdin = agents[k].stdin.as_mut().unwrap();
+        stdin.write_all(message.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let mut answer = String::new();
+        readers[k].read_line(&mut answer).unwrap();
+        let mv = game
+            .legal_moves(&state)
+            .find(|m| format!("{} {}", m.col, m.row) == answer.trim())
+            .unwrap_or_else(|| panic!("agent {k} answered '{}', not a legal move", answer.trim()));
+        state = game.apply(&state, mv);
+        plies += 1;
+    }
+    let (dark, light) = state.score();
+    for agent in &mut agents {
+        let _ = agent.stdin.as_mut().unwrap().write_all(format!("FINAL {dark} {light}\n").as_bytes());
+    }
+    for agent in &mut agents {
+        assert!(agent.wait().unwrap().success());
+    }
+    assert!(plies >= 4);
+    assert!(dark > light, "strong (dark) beats random: {dark}-{light}");
+}
