@@ -2,8 +2,6 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::cli::{exit, ColorChoice, GradeArgs};
@@ -96,13 +94,10 @@ impl Setup {
             .map_err(|e| format!("cannot create a scratch folder: {e}"))?;
         let scratch_root = scratch.path().to_path_buf();
         make_traversable(&scratch_root).map_err(|e| format!("cannot prepare the scratch folder: {e}"))?;
-        let cancel = Arc::new(AtomicBool::new(false));
-        for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-            let _ = signal_hook::flag::register(signal, cancel.clone());
-        }
+        let cancel = super::cancel_on_signals();
         // Runs of earlier graders that were killed outright may still be running: end them before starting.
         sandbox::kill_marked(None);
-        let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+        let jobs = super::jobs_or_cores(args.jobs);
         let config = GradeConfig {
             command,
             build,
@@ -174,7 +169,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
         let _ = std::fs::create_dir_all(out_dir.join("results"));
     }
     sandbox::become_subreaper();
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let jobs = super::jobs_or_cores(args.jobs);
     let progress = progress_bar(entries.len());
     let mut write_failures = Vec::new();
     let outcome = grade::class::grade_class(

@@ -29,6 +29,35 @@ pub fn with_stack<T: Send>(bytes: usize, work: impl FnOnce() -> T + Send) -> Opt
     take().map(|f| f())
 }
 
+/// `--jobs`, or every core.
+pub fn jobs_or_cores(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
+}
+
+/// A flag that SIGINT and SIGTERM set, so long runs stop cleanly and can resume.
+pub fn cancel_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register(signal, cancel.clone());
+    }
+    cancel
+}
+
+/// `10`, `0.5` (seconds) or a duration (`500ms`, `2s`).
+///
+/// # Errors
+/// A message naming the option.
+pub fn parse_seconds(text: &str, option: &str, allow_zero: bool) -> Result<std::time::Duration, String> {
+    let parsed = match text.trim().parse::<f64>() {
+        Ok(secs) if (0.0..1e6).contains(&secs) => Some(std::time::Duration::from_secs_f64(secs)),
+        Ok(_) => None,
+        Err(_) => humantime::parse_duration(text.trim()).ok(),
+    };
+    parsed
+        .filter(|d| allow_zero || !d.is_zero())
+        .ok_or(format!("{option}: '{text}' is not a time like 10, 0.5 or 500ms"))
+}
+
 /// `seed`, or one drawn from the clock (commands print the seed they used, so a run can be replayed).
 pub fn seed_or_now(seed: Option<u64>) -> u64 {
     seed.unwrap_or_else(|| {

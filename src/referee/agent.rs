@@ -144,29 +144,39 @@ impl Agent {
                     }
                     Ok(Reply::Info(_)) => {}
                     _ => {
-                        self.keep_stderr(&process);
-                        return Err(self.fault(FaultKind::Startup, format!("sent '{}' before its name", clip(&line))));
+                        return Err(self.failed(
+                            &process,
+                            FaultKind::Startup,
+                            format!("sent '{}' before its name", clip(&line)),
+                        ));
                     }
                 },
                 Incoming::Bad(what) => {
-                    self.keep_stderr(&process);
-                    return Err(self.fault(FaultKind::Startup, format!("sent {what}")));
+                    return Err(self.failed(&process, FaultKind::Startup, format!("sent {what}")));
                 }
                 Incoming::Timeout => {
-                    self.keep_stderr(&process);
                     let secs = clock.startup.as_secs_f64();
-                    return Err(self.fault(FaultKind::Startup, format!("no 'name' line within {secs} s of start")));
+                    return Err(self.failed(
+                        &process,
+                        FaultKind::Startup,
+                        format!("no 'name' line within {secs} s of start"),
+                    ));
                 }
                 Incoming::Closed => {
                     let how = process.wait_exit(Duration::from_secs(1)).unwrap_or_else(|| "closed stdout".into());
-                    self.keep_stderr(&process);
-                    return Err(self.fault(FaultKind::Startup, format!("ended before its name ({how})")));
+                    return Err(self.failed(&process, FaultKind::Startup, format!("ended before its name ({how})")));
                 }
             }
         }
         process.pause();
         self.process = Some(process);
         Ok(())
+    }
+
+    /// The fault of a process that is being given up on, with its stderr kept.
+    fn failed(&mut self, process: &AgentProcess, kind: FaultKind, detail: impl Into<String>) -> Fault {
+        self.keep_stderr(process);
+        self.fault(kind, detail)
     }
 
     fn keep_stderr(&mut self, process: &AgentProcess) {
@@ -199,20 +209,17 @@ impl Agent {
             match process.recv(Instant::now()) {
                 Incoming::Line(line) => {
                     if protocol::parse_reply(&line).is_err() {
-                        self.keep_stderr(&process);
-                        return Err(self.fault(FaultKind::Garbage, format!("sent '{}'", clip(&line))));
+                        return Err(self.failed(&process, FaultKind::Garbage, format!("sent '{}'", clip(&line))));
                     }
                 }
                 Incoming::Bad(what) => {
-                    self.keep_stderr(&process);
-                    return Err(self.fault(FaultKind::Garbage, format!("sent {what}")));
+                    return Err(self.failed(&process, FaultKind::Garbage, format!("sent {what}")));
                 }
                 Incoming::Timeout => break,
                 Incoming::Closed => {
                     process.resume();
                     let how = process.wait_exit(Duration::from_secs(1)).unwrap_or_else(|| "closed stdout".into());
-                    self.keep_stderr(&process);
-                    return Err(self.fault(FaultKind::Crashed, format!("ended between its turns ({how})")));
+                    return Err(self.failed(&process, FaultKind::Crashed, format!("ended between its turns ({how})")));
                 }
             }
         }
@@ -245,13 +252,11 @@ impl Agent {
                         finished = true;
                     }
                     Ok(Reply::Name(_)) | Err(_) => {
-                        self.keep_stderr(&process);
-                        return Err(self.fault(FaultKind::Garbage, format!("sent '{}'", clip(&line))));
+                        return Err(self.failed(&process, FaultKind::Garbage, format!("sent '{}'", clip(&line))));
                     }
                 },
                 Incoming::Bad(what) => {
-                    self.keep_stderr(&process);
-                    return Err(self.fault(FaultKind::Garbage, format!("sent {what}")));
+                    return Err(self.failed(&process, FaultKind::Garbage, format!("sent {what}")));
                 }
                 Incoming::Timeout => {
                     if stopped {
@@ -263,8 +268,11 @@ impl Agent {
                 Incoming::Closed => {
                     if !stopped {
                         let how = process.wait_exit(Duration::from_secs(1)).unwrap_or_else(|| "closed stdout".into());
-                        self.keep_stderr(&process);
-                        return Err(self.fault(FaultKind::Crashed, format!("ended during its turn ({how})")));
+                        return Err(self.failed(
+                            &process,
+                            FaultKind::Crashed,
+                            format!("ended during its turn ({how})"),
+                        ));
                     }
                     restart = true;
                     finished = true;

@@ -80,6 +80,15 @@ pub struct Setup {
     pub seed: u64,
 }
 
+impl Setup {
+    /// The setup for one student's agent: a work folder of its own, so students' builds never meet.
+    pub fn for_student(&self, id: &str) -> Setup {
+        let work = self.work.join("students").join(safe_name(id));
+        let _ = make_traversable(&work);
+        Setup { work, ..self.clone() }
+    }
+}
+
 /// Why an agent cannot play.
 #[derive(Debug, thiserror::Error)]
 pub enum PrepareError {

@@ -5,17 +5,16 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 use crate::cli::{exit, MancalaGradeArgs};
 use crate::game::mancala::Mancala;
-use crate::harness::grade::class::{discover, make_traversable, safe_name, write_atomic, Entry, Store};
+use crate::harness::grade::class::{discover, safe_name, write_atomic, Entry, Store};
 use crate::harness::grade::for_each_parallel;
 use crate::harness::model::{BuildResult, Captured, CaseResult, RunReport, Status, SubmissionResult, Visibility};
 use crate::harness::render::format_points;
 use crate::harness::runner::sandbox;
 use crate::referee::agent::FaultKind;
-use crate::referee::mancala::play;
+use crate::referee::mancala::play_prepared;
 use crate::referee::record::GameRecord;
 use crate::referee::slots::CpuSlots;
 use crate::referee::spec::{prepare, AgentSpec, PrepareError, Prepared};
@@ -67,11 +66,8 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         store.load_all().into_iter().filter(|r| r.fingerprint == fingerprint).map(|r| r.id).collect();
     let todo: Vec<&Entry> = entries.iter().filter(|e| !finished.contains(&e.id)).collect();
     sandbox::become_subreaper();
-    let cancel = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register(signal, cancel.clone());
-    }
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let cancel = crate::app::cancel_on_signals();
+    let jobs = crate::app::jobs_or_cores(args.jobs);
     let slots = CpuSlots::new(jobs);
     let progress = crate::app::grade::progress_bar(todo.len());
     let mut failures = Vec::new();
@@ -83,10 +79,9 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         |entry| grade_student(entry, &context, &run_id, &fingerprint),
         |_, result| {
             let Some((result, records)) = result else { return };
-            let name = safe_name(&result.id);
             let saved = serde_json::to_vec_pretty(&records)
                 .map_err(std::io::Error::other)
-                .and_then(|json| write_atomic(&out_dir.join("games").join(format!("{name}.json")), &json))
+                .and_then(|json| write_atomic(&games_file(&out_dir, &result.id), &json))
                 .and_then(|()| store.save(&result))
                 .and_then(|()| crate::app::grade::write_student_files(&out_dir, &result));
             if let Err(e) = saved {
@@ -163,7 +158,7 @@ fn grade_student(
         fingerprint: fingerprint.to_string(),
     };
     let started = std::time::Instant::now();
-    let player = match prepare(&AgentSpec::Java(entry.path.clone()), &student_setup(cx, &entry.id)) {
+    let player = match prepare(&AgentSpec::Java(entry.path.clone()), &cx.arena.setup.for_student(&entry.id)) {
         Ok(p) => p,
         Err(e) => {
             let harness = matches!(e, PrepareError::Setup(_));
@@ -194,7 +189,15 @@ fn grade_student(
                 if cx.cancel.load(Ordering::Relaxed) {
                     return None;
                 }
-                let record = play_game(cx, &game, &player, opponent, seat, &entry.id)?;
+                let record = match play_game(cx, &game, &player, opponent, seat, &entry.id) {
+                    Ok(record) => record,
+                    Err(message) => {
+                        // Our fault, never the student's: reported as a harness error, not lost.
+                        let why = format!("the grader could not play a game: {message}");
+                        result.cases = rubric_cases(args.points, &[false, false], &why, true);
+                        return Some((result, records));
+                    }
+                };
                 let won = record.outcome.winner == Some(seat);
                 won_any |= won;
                 games.push(game_case(&record, seat, &opponent.label));
@@ -210,14 +213,6 @@ fn grade_student(
     Some((result, records))
 }
 
-/// The setup for one student's player: its own work folder.
-fn student_setup(cx: &Context<'_>, id: &str) -> crate::referee::spec::Setup {
-    let mut setup = cx.arena.setup.clone();
-    setup.work = setup.work.join("students").join(safe_name(id));
-    let _ = make_traversable(&setup.work);
-    setup
-}
-
 /// One game with the student in `seat`, on a CPU slot of its own.
 fn play_game(
     cx: &Context<'_>,
@@ -226,20 +221,12 @@ fn play_game(
     opponent: &Prepared,
     seat: u8,
     id: &str,
-) -> Option<GameRecord> {
+) -> Result<GameRecord, String> {
     let slot = cx.slots.take();
-    let params = [game.stones().to_string()];
     let dir =
         cx.arena.game_dir(&format!("{}-{}-{}-{seat}", safe_name(id), opponent.label.replace(':', "-"), game.stones()));
     let order = if seat == 1 { [player, opponent] } else { [opponent, player] };
-    let mut agents = Vec::new();
-    for (i, p) in order.iter().enumerate() {
-        agents.push(p.agent(&params, i as u8 + 1, &dir.join(format!("seat{}", i + 1)), slot.pin()).ok()?);
-    }
-    let [a, b] = agents.as_mut_slice() else { return None };
-    let record = play(game, [a, b], &cx.arena.clock, |_| {});
-    let _ = std::fs::remove_dir_all(&dir);
-    Some(record)
+    play_prepared(game, order, &cx.arena.clock, &dir, slot.pin(), |_| {}).map_err(|e| format!("{}: {e}", dir.display()))
 }
 
 /// The two rubric lines: beating random (half) and beating simple (the other half; beating simple alone earns
@@ -333,7 +320,7 @@ fn case(name: String, args: Vec<String>, status: Status, score: f64, max: f64, d
     }
 }
 
-/// The per-student game records file a grading run writes.
+/// Where a grading run writes one student's game records.
 pub fn games_file(out: &Path, id: &str) -> PathBuf {
     out.join("games").join(format!("{}.json", safe_name(id)))
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use crate::cli::{exit, MancalaMatchArgs};
 use crate::game::mancala::Mancala;
-use crate::referee::mancala::{board, play};
+use crate::referee::mancala::{board, play_prepared};
 use crate::referee::record::GameRecord;
 use crate::referee::spec::{prepare, PrepareError, Prepared};
 
@@ -82,21 +82,17 @@ fn play_one(
     quiet: bool,
     out: &mut dyn Write,
 ) -> Result<GameRecord, String> {
-    let params = [game.stones().to_string()];
     let dir = arena.game_dir(&format!("match-{number}"));
-    let make = |i: usize| {
-        seats[i].agent(&params, i as u8 + 1, &dir.join(format!("seat{}", i + 1)), None).map_err(|e| e.to_string())
-    };
-    let (mut a, mut b) = (make(0)?, make(1)?);
     let _ = writeln!(out, "\ngame {number}: seat 1 {} vs seat 2 {}", seats[0].label, seats[1].label);
     let mut ply = 0;
-    let record = play(game, [&mut a, &mut b], &arena.clock, |m| {
+    let record = play_prepared(game, seats, &arena.clock, &dir, None, |m| {
         ply += 1;
         if !quiet {
             let info = m.info.as_deref().map(|i| format!("  ({i})")).unwrap_or_default();
             let _ = writeln!(out, "{ply:>4}. seat {} plays {}  {:>6} ms  {}{info}", m.seat, m.mv, m.millis, m.board);
         }
-    });
+    })
+    .map_err(|e| e.to_string())?;
     if !quiet {
         if let Some(last) = record.moves.last() {
             let _ = writeln!(out, "final board after {} moves ({}):", record.moves.len(), last.board);

@@ -5,32 +5,16 @@ pub mod grade;
 pub mod matches;
 pub mod tournament;
 
-use std::path::PathBuf;
-use std::time::Duration;
-
+use crate::app::parse_seconds;
 use crate::cli::ArenaOptions;
 use crate::harness::runner::{Limits, Sandbox};
 use crate::referee::agent::TimeControl;
 use crate::referee::java_host::JavaTools;
 use crate::referee::spec::{AgentSpec, Setup};
+use std::path::PathBuf;
 
 /// The built-in Mancala agents' names, for `builtin:NAME`.
 pub const BUILTINS: [&str; 3] = ["random", "simple", "strong"];
-
-/// `10`, `0.5` (seconds) or a duration (`500ms`, `2s`).
-///
-/// # Errors
-/// A message naming the option.
-pub fn parse_seconds(text: &str, option: &str, allow_zero: bool) -> Result<Duration, String> {
-    let parsed = match text.trim().parse::<f64>() {
-        Ok(secs) if (0.0..1e6).contains(&secs) => Some(Duration::from_secs_f64(secs)),
-        Ok(_) => None,
-        Err(_) => humantime::parse_duration(text.trim()).ok(),
-    };
-    parsed
-        .filter(|d| allow_zero || !d.is_zero())
-        .ok_or(format!("{option}: '{text}' is not a time like 10, 0.5 or 500ms"))
-}
 
 /// What every Mancala command decides from its [`ArenaOptions`] before playing.
 #[derive(Debug)]

@@ -6,17 +6,16 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use serde::Serialize;
 
 use crate::cli::{exit, MancalaTournamentArgs};
 use crate::game::mancala::Mancala;
-use crate::harness::grade::class::{discover, make_traversable, safe_name, write_atomic};
+use crate::harness::grade::class::{discover, safe_name, write_atomic};
 use crate::harness::grade::for_each_parallel;
 use crate::harness::runner::sandbox;
-use crate::referee::mancala::play;
+use crate::referee::mancala::play_prepared;
 use crate::referee::rating::{fit, Rating};
 use crate::referee::record::GameRecord;
 use crate::referee::slots::CpuSlots;
@@ -83,7 +82,7 @@ pub fn run(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Writ
         return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display()));
     }
     sandbox::become_subreaper();
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let jobs = crate::app::jobs_or_cores(args.jobs);
 
     // Compile every player; one that does not compile is left out (and said so).
     let mut entrants: Vec<Entrant> = Vec::new();
@@ -93,10 +92,8 @@ pub fn run(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Writ
         &entries,
         jobs,
         |entry| {
-            let mut setup = arena.setup.clone();
-            setup.work = setup.work.join("students").join(safe_name(&entry.id));
-            let _ = make_traversable(&setup.work);
-            prepare(&AgentSpec::Java(entry.path.clone()), &setup).map_err(|e| e.to_string())
+            prepare(&AgentSpec::Java(entry.path.clone()), &arena.setup.for_student(&entry.id))
+                .map_err(|e| e.to_string())
         },
         |i, r| compiled[i] = Some(r),
     );
@@ -120,10 +117,7 @@ pub fn run(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Writ
     let game = Mancala::new(args.stones);
     let pairs: Vec<(usize, usize)> =
         (0..entrants.len()).flat_map(|i| (0..entrants.len()).filter(move |&j| j != i).map(move |j| (i, j))).collect();
-    let cancel = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register(signal, cancel.clone());
-    }
+    let cancel = crate::app::cancel_on_signals();
     let slots = CpuSlots::new(jobs);
     let progress = crate::app::grade::progress_bar(pairs.len());
     let fingerprint = format!("stones={} time={:?} seed={seed}", args.stones, arena.clock.per_move);
@@ -141,12 +135,12 @@ pub fn run(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Writ
                 return None;
             }
             let slot = slots.take();
-            let params = [game.stones().to_string()];
             let dir = arena.game_dir(&format!("{}-vs-{}", safe_name(&entrants[i].id), safe_name(&entrants[j].id)));
-            let mut a = entrants[i].prepared.agent(&params, 1, &dir.join("seat1"), slot.pin()).ok()?;
-            let mut b = entrants[j].prepared.agent(&params, 2, &dir.join("seat2"), slot.pin()).ok()?;
-            let mut record = play(&game, [&mut a, &mut b], &arena.clock, |_| {});
-            let _ = std::fs::remove_dir_all(&dir);
+            let seats = [&entrants[i].prepared, &entrants[j].prepared];
+            let mut record = match play_prepared(&game, seats, &arena.clock, &dir, slot.pin(), |_| {}) {
+                Ok(record) => record,
+                Err(e) => return Some(Err(format!("{}: {e}", dir.display()))),
+            };
             // Name the seats by entrant id, so the table can be rebuilt from the saved files alone.
             record.seats[0].label = entrants[i].id.clone();
             record.seats[1].label = entrants[j].id.clone();

@@ -30,7 +30,7 @@ pub fn run(args: &OthelloAgentArgs, input: &mut dyn BufRead, out: &mut dyn Write
         "standard" => Rules::Standard,
         other => return fail(err, exit::USAGE, format!("--rules '{other}': expected framework or standard")),
     };
-    let Ok(budget) = crate::app::mancala::parse_seconds(&args.time, "--time", false) else {
+    let Ok(budget) = crate::app::parse_seconds(&args.time, "--time", false) else {
         return fail(err, exit::USAGE, format!("--time '{}' is not a time like 1, 0.5 or 500ms", args.time));
     };
     let mut brain = Brain::new(kind, rules, args.seed);

@@ -3,4 +3,4 @@
 pub mod board;
 pub mod play;
 
-pub use play::{legal_bin, play, position_words};
+pub use play::{legal_bin, play, play_prepared, position_words};

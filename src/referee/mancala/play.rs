@@ -4,6 +4,8 @@ use crate::game::mancala::{Mancala, MancalaState};
 use crate::game::{Game, Player};
 use crate::referee::agent::{Agent, Fault, FaultKind, TimeControl};
 use crate::referee::record::{Adjudication, GameRecord, MoveRecord, Outcome, SeatRecord};
+use crate::referee::spec::Prepared;
+use std::path::Path;
 
 use super::board;
 
@@ -110,6 +112,27 @@ pub fn play(
         moves,
         outcome: Outcome { winner, score, adjudication },
     }
+}
+
+/// Plays one game between two prepared agents (`seats[0]` moves first), their working folders under `dir` (removed
+/// afterwards), pinned to CPU `pin` when given.
+///
+/// # Errors
+/// When a working folder cannot be made.
+pub fn play_prepared(
+    game: &Mancala,
+    seats: [&Prepared; 2],
+    clock: &TimeControl,
+    dir: &Path,
+    pin: Option<usize>,
+    on_move: impl FnMut(&MoveRecord),
+) -> std::io::Result<GameRecord> {
+    let params = [game.stones().to_string()];
+    let mut a = seats[0].agent(&params, 1, &dir.join("seat1"), pin)?;
+    let mut b = seats[1].agent(&params, 2, &dir.join("seat2"), pin)?;
+    let record = play(game, [&mut a, &mut b], clock, on_move);
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(record)
 }
 
 fn seat_record(agent: &Agent) -> SeatRecord {
