@@ -11,6 +11,7 @@ pub mod cli;
 pub mod diagnose;
 pub mod game;
 pub mod harness;
+pub mod keys;
 pub mod referee;
 pub mod reference;
 pub mod rng;
