@@ -17,8 +17,10 @@ pub const CANCELLED: u8 = 130;
 
 /// Runs `referee grade`; returns the exit code (see `cli::exit`).
 pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    if let Some(crate::cli::GradeGame::Mancala(game)) = &args.game {
-        return super::mancala::grade::run(game, out, err);
+    match &args.game {
+        Some(crate::cli::GradeGame::Mancala(game)) => return super::mancala::grade::run(game, out, err),
+        Some(crate::cli::GradeGame::Othello(game)) => return super::othello::grade::run(game, out, err),
+        None => {}
     }
     match Setup::new(args) {
         Ok(setup) => match &args.submissions {

@@ -1,6 +1,7 @@
 //! What each command does, between parsed arguments ([`crate::cli`]) and the library. Every function writes to
 //! the writers it is given and returns the exit code, so tests drive it without a process.
 
+pub mod arena;
 pub mod bench;
 mod bench_harness;
 pub mod check;

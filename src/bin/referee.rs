@@ -28,8 +28,12 @@ fn main() -> ExitCode {
             Command::Verify(args) => app::verify::run(args, &mut out),
             Command::Bench(args) => app::bench::run(args, &mut out, &mut err),
             Command::Match(MatchGame::Mancala(args)) => app::mancala::matches::run(args, &mut out, &mut err),
+            Command::Match(MatchGame::Othello(args)) => app::othello::matches::run(args, &mut out, &mut err),
             Command::Tournament(TournamentGame::Mancala(args)) => {
-                app::mancala::tournament::run(args, &mut out, &mut err)
+                app::mancala::matches::tournament(args, &mut out, &mut err)
+            }
+            Command::Tournament(TournamentGame::Othello(args)) => {
+                app::othello::matches::tournament(args, &mut out, &mut err)
             }
             Command::Agent(AgentGame::Mancala(args)) => {
                 let stdin = io::stdin();

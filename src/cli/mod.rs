@@ -2,6 +2,9 @@
 //! [`crate::app`], so tests call the same code without a process.
 
 pub mod exit;
+mod othello;
+
+pub use othello::{OthelloGradeArgs, OthelloMatchArgs, OthelloOptions, OthelloRules, OthelloTournamentArgs};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -88,6 +91,8 @@ pub enum Command {
 pub enum MatchGame {
     /// Mancala: `referee match mancala A B`, seats alternating game by game.
     Mancala(MancalaMatchArgs),
+    /// Othello: `referee match othello A B`, the course's game-manager protocol, seats alternating.
+    Othello(OthelloMatchArgs),
 }
 
 /// `referee tournament GAME`.
@@ -95,6 +100,8 @@ pub enum MatchGame {
 pub enum TournamentGame {
     /// Mancala: every pair of a class's players, both seats.
     Mancala(MancalaTournamentArgs),
+    /// Othello: every pair of a class's agents, both colors.
+    Othello(OthelloTournamentArgs),
 }
 
 /// `referee agent GAME`.
@@ -168,13 +175,24 @@ docs/agent-protocol.md), or a path to a student's xxxPlayer.java (or its folder 
 Java host.\nExit codes: 0 the games were played (whatever the result), 2 bad arguments, 3 an agent could not be set \
 up for a reason that is not its own (no JDK, an unwritable folder).")]
 pub struct MancalaMatchArgs {
+    /// The agents and the games.
+    #[command(flatten)]
+    pub common: MatchArgs,
+    /// Stones per bin at the start (the course uses 4, sometimes 3 or 5).
+    #[arg(long, default_value_t = 4)]
+    pub stones: u16,
+    /// Clock and runtime.
+    #[command(flatten)]
+    pub arena: ArenaOptions,
+}
+
+/// What every `referee match GAME` takes: two agents and how many games.
+#[derive(Debug, Clone, Args)]
+pub struct MatchArgs {
     /// The first agent (seat 1 in odd games).
     pub a: String,
     /// The second agent.
     pub b: String,
-    /// Stones per bin at the start (the course uses 4, sometimes 3 or 5).
-    #[arg(long, default_value_t = 4)]
-    pub stones: u16,
     /// Games to play; seats alternate.
     #[arg(long, default_value_t = 2)]
     pub games: u32,
@@ -184,9 +202,6 @@ pub struct MancalaMatchArgs {
     /// Also write the game records as JSON to this file.
     #[arg(long)]
     pub json: Option<std::path::PathBuf>,
-    /// Clock and runtime.
-    #[command(flatten)]
-    pub arena: ArenaOptions,
 }
 
 /// `referee grade GAME`.
@@ -194,6 +209,8 @@ pub struct MancalaMatchArgs {
 pub enum GradeGame {
     /// Mancala agents (xxxPlayer.java) against builtin:random and builtin:simple, the course's rubric.
     Mancala(MancalaGradeArgs),
+    /// Othello agents (<uni>_ai.py): games against builtin:random in both colors.
+    Othello(OthelloGradeArgs),
 }
 
 /// `referee grade mancala`.
@@ -232,7 +249,21 @@ pub struct MancalaGradeArgs {
 likelihood with standard errors (draws count half), on the Elo scale anchored at 1500 mean. Bands follow the course: \
 top 10% and the next 15%.\nExit codes: 0 played, 2 bad arguments, 3 a grader error, 130 interrupted.")]
 pub struct MancalaTournamentArgs {
-    /// A class: one folder or zip per student holding its xxxPlayer.java.
+    /// The class and the entrants.
+    #[command(flatten)]
+    pub common: TournamentArgs,
+    /// Stones per bin.
+    #[arg(long, default_value_t = 4)]
+    pub stones: u16,
+    /// Clock and runtime.
+    #[command(flatten)]
+    pub arena: ArenaOptions,
+}
+
+/// What every `referee tournament GAME` takes.
+#[derive(Debug, Clone, Args)]
+pub struct TournamentArgs {
+    /// A class: one folder or zip per student holding its agent.
     #[arg(long)]
     pub submissions: std::path::PathBuf,
     /// Also enter these agents (e.g. builtin:simple) as reference points; they get no band.
@@ -244,12 +275,6 @@ pub struct MancalaTournamentArgs {
     /// Games at once (each pinned to its own core; default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
-    /// Stones per bin.
-    #[arg(long, default_value_t = 4)]
-    pub stones: u16,
-    /// Clock and runtime.
-    #[command(flatten)]
-    pub arena: ArenaOptions,
 }
 
 /// When to color terminal output.

@@ -12,8 +12,10 @@
 pub mod agent;
 pub mod java_host;
 pub mod mancala;
+pub mod othello;
 pub mod process;
 pub mod protocol;
+pub mod python_host;
 pub mod rating;
 pub mod record;
 pub mod slots;

@@ -124,6 +124,11 @@ impl AgentProcess {
         stdin.write_all(format!("{line}\n").as_bytes()).and_then(|()| stdin.flush()).is_ok()
     }
 
+    /// Closes its stdin (it reads end of input), after everything sent has been flushed.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
     /// The next stdout line, waiting until `deadline` at most.
     pub fn recv(&mut self, deadline: Instant) -> Incoming {
         let wait = deadline.saturating_duration_since(Instant::now());

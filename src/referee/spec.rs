@@ -8,9 +8,9 @@ use crate::harness::grade::class::{make_traversable, safe_name};
 use crate::harness::runner::sandbox::{hand_over, Lease, Sandbox};
 use crate::harness::runner::{launcher, Limits};
 
-use super::agent::Agent;
-use super::java_host;
+use super::agent::{Agent, Dialect};
 use super::process::Launch;
+use super::{java_host, python_host};
 
 /// An agent as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,14 +21,17 @@ pub enum AgentSpec {
     Command(String),
     /// A student's `xxxPlayer.java`, or a folder or zip holding one, run through the Java host.
     Java(PathBuf),
+    /// A student's `<uni>_ai.py`, or a folder or zip holding one, run with Python beside `othello_shared.py`.
+    Python(PathBuf),
 }
 
 impl AgentSpec {
-    /// Parses `text`. Anything that is not `builtin:` or `cmd:` is a path to Java code.
+    /// Parses `text`. Anything that is not `builtin:` or `cmd:` is a path to a student's code, which `student`
+    /// turns into a spec ([`AgentSpec::Java`] for Mancala, [`AgentSpec::Python`] for Othello).
     ///
     /// # Errors
     /// An unknown built-in, an empty command, or a path that does not exist.
-    pub fn parse(text: &str, builtins: &[&str]) -> Result<AgentSpec, String> {
+    pub fn parse(text: &str, builtins: &[&str], student: impl Fn(PathBuf) -> AgentSpec) -> Result<AgentSpec, String> {
         if let Some(name) = text.strip_prefix("builtin:") {
             if builtins.contains(&name) {
                 return Ok(AgentSpec::Builtin(name.to_string()));
@@ -43,11 +46,13 @@ impl AgentSpec {
         }
         let path = PathBuf::from(text);
         if path.exists() {
-            Ok(AgentSpec::Java(path))
+            Ok(student(path))
         } else {
-            Err(format!(
-                "agent '{text}': no such file (expected builtin:NAME, cmd:COMMAND or a path to xxxPlayer.java)"
-            ))
+            let kind = match student(PathBuf::new()) {
+                AgentSpec::Python(_) => "<uni>_ai.py",
+                _ => "xxxPlayer.java",
+            };
+            Err(format!("agent '{text}': no such file (expected builtin:NAME, cmd:COMMAND or a path to {kind})"))
         }
     }
 
@@ -56,7 +61,7 @@ impl AgentSpec {
         match self {
             AgentSpec::Builtin(name) => format!("builtin:{name}"),
             AgentSpec::Command(command) => format!("cmd:{command}"),
-            AgentSpec::Java(path) => {
+            AgentSpec::Java(path) | AgentSpec::Python(path) => {
                 path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
             }
         }
@@ -76,8 +81,24 @@ pub struct Setup {
     pub limits: Limits,
     /// The `java` and `javac` to use.
     pub java: java_host::JavaTools,
+    /// The `python3` to run Python agents with.
+    pub python: OsString,
     /// Seed for built-in agents that draw random numbers.
     pub seed: u64,
+    /// More arguments for built-in agents (`--time 10 --rules framework` for Othello's).
+    pub builtin_args: Vec<String>,
+    /// Agents speak the Othello course's protocol, with these options; `None`: the project's protocol.
+    pub course: Option<CourseOptions>,
+}
+
+/// How the Othello course's protocol is spoken to every agent of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CourseOptions {
+    /// The color line, `{color}` replaced by 1 (dark) or 2 (light): `{color}` for the original course,
+    /// `{color},4,0,1,1` for the later one.
+    pub color_line: String,
+    /// Skip stdout lines that are not a move (the course's manager would have taken them as the move).
+    pub chatter: bool,
 }
 
 impl Setup {
@@ -107,6 +128,7 @@ pub struct Prepared {
     pub label: String,
     game: String,
     launch: Launch,
+    course: Option<CourseOptions>,
     trusted: bool,
     _lease: Option<Lease>,
 }
@@ -126,8 +148,14 @@ impl Prepared {
             launch.cwd = dir.to_path_buf();
         }
         launch.pin = pin;
-        let greeting = super::protocol::hello(&self.game, game_params, seat);
-        Ok(Agent::new(self.label.clone(), launch, greeting))
+        let dialect = match &self.course {
+            Some(course) => Dialect::Course {
+                color_line: course.color_line.replace("{color}", &seat.to_string()),
+                chatter: course.chatter,
+            },
+            None => Dialect::Referee(super::protocol::hello(&self.game, game_params, seat)),
+        };
+        Ok(Agent::new(self.label.clone(), launch, dialect))
     }
 }
 
@@ -139,11 +167,13 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
     let label = spec.label();
     let env = Vec::new();
     let game = setup.game.clone();
+    let course = setup.course.clone();
     match spec {
         AgentSpec::Builtin(name) => {
             let exe = launcher::launcher_path()
                 .ok_or_else(|| PrepareError::Setup("the referee binary was not found for built-in agents".into()))?;
-            let args = ["agent", &setup.game, name, "--seed", &setup.seed.to_string()].map(OsString::from).to_vec();
+            let mut args = ["agent", &setup.game, name, "--seed", &setup.seed.to_string()].map(OsString::from).to_vec();
+            args.extend(setup.builtin_args.iter().map(OsString::from));
             let launch = Launch {
                 program: exe.into_os_string(),
                 args,
@@ -153,7 +183,7 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
                 sandbox: Sandbox::default(),
                 pin: None,
             };
-            Ok(Prepared { label, game, launch, trusted: true, _lease: None })
+            Ok(Prepared { label, game, launch, course, trusted: true, _lease: None })
         }
         AgentSpec::Command(command) => {
             let words = shlex::split(command).unwrap_or_default();
@@ -170,7 +200,7 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
                 sandbox,
                 pin: None,
             };
-            Ok(Prepared { label, game, launch, trusted: false, _lease: Some(lease) })
+            Ok(Prepared { label, game, launch, course, trusted: false, _lease: Some(lease) })
         }
         AgentSpec::Java(path) => {
             let (sandbox, lease) = setup.sandbox.lease();
@@ -192,7 +222,27 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
                 sandbox,
                 pin: None,
             };
-            Ok(Prepared { label, game, launch, trusted: false, _lease: Some(lease) })
+            Ok(Prepared { label, game, launch, course, trusted: false, _lease: Some(lease) })
+        }
+        AgentSpec::Python(path) => {
+            let (sandbox, lease) = setup.sandbox.lease();
+            let dir = setup.work.join("agents").join(safe_name(&label));
+            let built = python_host::build(path, &dir, &setup.python, &sandbox)?;
+            // Unbuffered: an agent that forgets to flush still answers (the course's manager would have hung).
+            let env = vec![
+                (OsString::from("PYTHONUNBUFFERED"), OsString::from("1")),
+                (OsString::from("PYTHONDONTWRITEBYTECODE"), OsString::from("1")),
+            ];
+            let launch = Launch {
+                program: setup.python.clone(),
+                args: vec![built.file.into_os_string()],
+                cwd: PathBuf::new(),
+                env,
+                limits: setup.limits,
+                sandbox,
+                pin: None,
+            };
+            Ok(Prepared { label, game, launch, course, trusted: false, _lease: Some(lease) })
         }
     }
 }

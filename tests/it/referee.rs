@@ -39,7 +39,10 @@ fn setup(work: &Path, java: JavaTools) -> Setup {
         sandbox: Sandbox::default_for_this_process(),
         limits: Limits { cpu_seconds: 600, ..Limits::default() },
         java,
+        python: "/usr/bin/python3".into(),
         seed: 7,
+        builtin_args: Vec::new(),
+        course: None,
     }
 }
 

@@ -3,74 +3,64 @@
 pub mod agent;
 pub mod grade;
 pub mod matches;
-pub mod tournament;
 
-use crate::app::parse_seconds;
-use crate::cli::ArenaOptions;
-use crate::harness::runner::{Limits, Sandbox};
+use std::path::{Path, PathBuf};
+
+use crate::app::arena::Contest;
+use crate::game::mancala::Mancala;
 use crate::referee::agent::TimeControl;
-use crate::referee::java_host::JavaTools;
-use crate::referee::spec::{AgentSpec, Setup};
-use std::path::PathBuf;
+use crate::referee::mancala::{board, play_prepared};
+use crate::referee::record::{GameRecord, MoveRecord};
+use crate::referee::spec::{AgentSpec, Prepared};
 
 /// The built-in Mancala agents' names, for `builtin:NAME`.
 pub const BUILTINS: [&str; 3] = ["random", "simple", "strong"];
 
-/// What every Mancala command decides from its [`ArenaOptions`] before playing.
-#[derive(Debug)]
-pub struct Arena {
-    /// The clock.
-    pub clock: TimeControl,
-    /// How agents are set up.
-    pub setup: Setup,
-    _work: Option<tempfile::TempDir>,
+/// Mancala with a number of stones, as the referee plays it.
+#[derive(Clone, Copy, Debug)]
+pub struct MancalaContest(pub Mancala);
+
+impl Contest for MancalaContest {
+    fn name(&self) -> &'static str {
+        "mancala"
+    }
+
+    fn describe(&self) -> String {
+        format!("{} stones", self.0.stones())
+    }
+
+    fn play(
+        &self,
+        seats: [&Prepared; 2],
+        clock: &TimeControl,
+        dir: &Path,
+        pin: Option<usize>,
+        on_move: &mut dyn FnMut(&MoveRecord),
+    ) -> std::io::Result<GameRecord> {
+        play_prepared(&self.0, seats, clock, dir, pin, on_move)
+    }
+
+    fn final_board(&self, record: &GameRecord) -> String {
+        board::draw(&final_state(&self.0, record))
+    }
+
+    fn student(&self, path: PathBuf) -> AgentSpec {
+        AgentSpec::Java(path)
+    }
 }
 
-impl Arena {
-    /// Reads the options; `seed` is the seed actually used (printed by the caller).
-    ///
-    /// # Errors
-    /// A bad option value, or a work folder that cannot be made.
-    pub fn new(options: &ArenaOptions, seed: u64) -> Result<Arena, String> {
-        let clock = TimeControl {
-            per_move: parse_seconds(&options.time, "--time", false)?,
-            tolerance: parse_seconds(&options.tolerance, "--tolerance", true)?,
-            startup: parse_seconds(&options.startup, "--startup", false)?,
-        };
-        let (work, keep) = match &options.work {
-            Some(dir) => {
-                std::fs::create_dir_all(dir).map_err(|e| format!("--work {}: {e}", dir.display()))?;
-                (dir.clone(), None)
+/// Replays a record's moves to get its final position.
+pub fn final_state(game: &Mancala, record: &GameRecord) -> crate::game::mancala::MancalaState {
+    use crate::game::Game;
+    let mut state = game.start();
+    for m in &record.moves {
+        if let Ok(bin) = m.mv.parse::<u8>() {
+            if game.legal_moves(&state).any(|b| b == bin) {
+                state = game.apply(&state, bin);
             }
-            None => {
-                let temp = tempfile::Builder::new()
-                    .prefix("referee-arena-")
-                    .tempdir()
-                    .map_err(|e| format!("cannot make a work folder: {e}"))?;
-                (temp.path().to_path_buf(), Some(temp))
-            }
-        };
-        crate::harness::grade::class::make_traversable(&work).map_err(|e| format!("{}: {e}", work.display()))?;
-        let sandbox = if options.run_as_self { Sandbox::default() } else { Sandbox::default_for_this_process() };
-        // Agents live for a whole game: the wall clock is the referee's, the CPU limit only a backstop for an
-        // agent left behind (a game of 200 moves at the limit, plus restarts).
-        let game_seconds = (clock.per_move + clock.tolerance).as_secs().max(1) * 200 + clock.startup.as_secs();
-        let limits = Limits { cpu_seconds: game_seconds, ..Limits::default() };
-        let setup = Setup {
-            game: "mancala".into(),
-            work,
-            sandbox,
-            limits,
-            java: JavaTools { java: options.java.clone().into(), javac: options.javac.clone().into() },
-            seed,
-        };
-        Ok(Arena { clock, setup, _work: keep })
+        }
     }
-
-    /// A folder for one game's agent working directories.
-    pub fn game_dir(&self, name: &str) -> PathBuf {
-        self.setup.work.join("games").join(name)
-    }
+    state
 }
 
 /// Parses an agent name for Mancala.
@@ -78,5 +68,5 @@ impl Arena {
 /// # Errors
 /// See [`AgentSpec::parse`].
 pub fn parse_agent(text: &str) -> Result<AgentSpec, String> {
-    AgentSpec::parse(text, &BUILTINS)
+    AgentSpec::parse(text, &BUILTINS, AgentSpec::Java)
 }

@@ -1,4 +1,4 @@
-//! `referee tournament mancala --submissions DIR`: a double round robin (every ordered pair, so each agent plays
+//! `referee tournament GAME --submissions DIR`: a double round robin (every ordered pair, so each agent plays
 //! each other in both seats), games side by side on their own cores, every game saved as it ends (a re-run
 //! resumes), then the table, Bradley-Terry ratings with error bars, the course's bands, and Gradescope leaderboard
 //! files.
@@ -10,18 +10,16 @@ use std::sync::atomic::Ordering;
 
 use serde::Serialize;
 
-use crate::cli::{exit, MancalaTournamentArgs};
-use crate::game::mancala::Mancala;
+use crate::cli::{exit, TournamentArgs};
 use crate::harness::grade::class::{discover, safe_name, write_atomic};
 use crate::harness::grade::for_each_parallel;
 use crate::harness::runner::sandbox;
-use crate::referee::mancala::play_prepared;
 use crate::referee::rating::{fit, Rating};
 use crate::referee::record::GameRecord;
 use crate::referee::slots::CpuSlots;
 use crate::referee::spec::{prepare, AgentSpec, Prepared};
 
-use super::{parse_agent, Arena};
+use super::{Arena, Contest};
 
 /// One entrant.
 struct Entrant {
@@ -55,10 +53,19 @@ pub struct Standing {
     pub band: String,
 }
 
-/// Runs `referee tournament mancala`; returns the exit code.
-pub fn run(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+/// Runs the tournament `args` describes on `arena`; `builtins` are the game's built-in agents (for `--with`).
+/// Returns the exit code.
+pub fn run(
+    contest: &dyn Contest,
+    builtins: &[&str],
+    args: &TournamentArgs,
+    arena: &Arena,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let name = contest.name();
     let fail = |err: &mut dyn Write, code: u8, message: String| {
-        let _ = writeln!(err, "referee tournament mancala: {message}");
+        let _ = writeln!(err, "referee tournament {name}: {message}");
         code
     };
     let entries = match discover(&args.submissions) {
@@ -67,16 +74,12 @@ pub fn run(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Writ
     };
     let mut extra = Vec::new();
     for text in &args.with {
-        match parse_agent(text) {
+        match AgentSpec::parse(text, builtins, |p| contest.student(p)) {
             Ok(spec) => extra.push(spec),
             Err(e) => return fail(err, exit::USAGE, e),
         }
     }
-    let seed = crate::app::seed_or_now(args.arena.seed);
-    let arena = match Arena::new(&args.arena, seed) {
-        Ok(a) => a,
-        Err(e) => return fail(err, exit::USAGE, e),
-    };
+    let seed = arena.setup.seed;
     let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-tournament"));
     if let Err(e) = std::fs::create_dir_all(out_dir.join("games")) {
         return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display()));
@@ -92,7 +95,7 @@ pub fn run(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Writ
         &entries,
         jobs,
         |entry| {
-            prepare(&AgentSpec::Java(entry.path.clone()), &arena.setup.for_student(&entry.id))
+            prepare(&contest.student(entry.path.clone()), &arena.setup.for_student(&entry.id))
                 .map_err(|e| e.to_string())
         },
         |i, r| compiled[i] = Some(r),
@@ -114,13 +117,12 @@ pub fn run(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Writ
         return fail(err, exit::USAGE, format!("{} agent(s) can play; a tournament needs 2", entrants.len()));
     }
 
-    let game = Mancala::new(args.stones);
     let pairs: Vec<(usize, usize)> =
         (0..entrants.len()).flat_map(|i| (0..entrants.len()).filter(move |&j| j != i).map(move |j| (i, j))).collect();
     let cancel = crate::app::cancel_on_signals();
     let slots = CpuSlots::new(jobs);
     let progress = crate::app::grade::progress_bar(pairs.len());
-    let fingerprint = format!("stones={} time={:?} seed={seed}", args.stones, arena.clock.per_move);
+    let fingerprint = format!("{name} {} time={:?} seed={seed}", contest.describe(), arena.clock.per_move);
     let mut records: Vec<Option<GameRecord>> = vec![None; pairs.len()];
     let mut failures = Vec::new();
     for_each_parallel(
@@ -137,7 +139,7 @@ pub fn run(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Writ
             let slot = slots.take();
             let dir = arena.game_dir(&format!("{}-vs-{}", safe_name(&entrants[i].id), safe_name(&entrants[j].id)));
             let seats = [&entrants[i].prepared, &entrants[j].prepared];
-            let mut record = match play_prepared(&game, seats, &arena.clock, &dir, slot.pin(), |_| {}) {
+            let mut record = match contest.play(seats, &arena.clock, &dir, slot.pin(), &mut |_| {}) {
                 Ok(record) => record,
                 Err(e) => return Some(Err(format!("{}: {e}", dir.display()))),
             };
@@ -157,17 +159,19 @@ pub fn run(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Writ
     );
     progress.finish_and_clear();
     for f in &failures {
-        let _ = writeln!(err, "referee tournament mancala: {f}");
+        let _ = writeln!(err, "referee tournament {name}: {f}");
     }
     if cancel.load(Ordering::Relaxed) {
-        let _ = writeln!(err, "referee tournament mancala: cancelled; a re-run plays only the missing games");
+        let _ = writeln!(err, "referee tournament {name}: cancelled; a re-run plays only the missing games");
         return crate::app::grade::CANCELLED;
     }
     let played: Vec<GameRecord> = records.into_iter().flatten().collect();
     let ids: Vec<String> = entrants.iter().map(|e| e.id.clone()).collect();
     let students: Vec<bool> = entrants.iter().map(|e| e.student).collect();
     let table = standings(&ids, &students, &played);
-    let text = render_table(&table, &excluded, seed, &game, arena.clock.per_move.as_secs_f64(), played.len());
+    let title = format!("{} tournament", capitalized(name));
+    let settings = format!("{}, {} s per move, seed {seed}", contest.describe(), arena.clock.per_move.as_secs_f64());
+    let text = render_table(&table, &excluded, &title, &settings, played.len());
     let _ = write!(out, "{text}");
     let written = write_atomic(&out_dir.join("standings.md"), text.as_bytes())
         .and_then(|()| write_atomic(&out_dir.join("standings.csv"), csv(&table).as_bytes()))
@@ -290,12 +294,13 @@ pub fn standings(ids: &[String], students: &[bool], games: &[GameRecord]) -> Vec
     rows
 }
 
-fn render_table(table: &[Standing], excluded: &[String], seed: u64, game: &Mancala, secs: f64, games: usize) -> String {
-    let mut s = format!(
-        "# Mancala tournament\n\n{} entrants, {games} games, {} stones, {secs} s per move, seed {seed}\n\n",
-        table.len(),
-        game.stones()
-    );
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+fn render_table(table: &[Standing], excluded: &[String], title: &str, settings: &str, games: usize) -> String {
+    let mut s = format!("# {title}\n\n{} entrants, {games} games, {settings}\n\n", table.len());
     s.push_str(
         "| rank | agent | won | drawn | lost | forfeits | rating | band |\n|---:|---|---:|---:|---:|---:|---:|---|\n",
     );
@@ -306,7 +311,7 @@ fn render_table(table: &[Standing], excluded: &[String], seed: u64, game: &Manca
         ));
     }
     if !excluded.is_empty() {
-        s.push_str("\nNot entered (did not compile or could not be found):\n");
+        s.push_str("\nNot entered (did not build or could not be found):\n");
         for e in excluded {
             s.push_str(&format!("- {e}\n"));
         }

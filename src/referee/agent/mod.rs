@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::process::{AgentProcess, Incoming, Launch};
 use super::protocol::{self, Reply};
 
+mod course;
+
 /// The clock of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
@@ -82,13 +84,29 @@ pub struct Played {
     pub stopped: bool,
 }
 
+/// Which line protocol an agent speaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// The project's protocol (`docs/agent-protocol.md`): greeted with this line, then `go`, `stop`, `quit`.
+    Referee(String),
+    /// The Othello course's game-manager protocol: the agent names itself first, is sent this color line, and
+    /// answers each position (`SCORE d l` and the board) with one `i j` line.
+    Course {
+        /// The color line (`1`, `2`, or the later course's `color,limit,minimax,caching,ordering`).
+        color_line: String,
+        /// Skip stdout lines that are not a move instead of adjudicating them (the course took any line as the
+        /// move).
+        chatter: bool,
+    },
+}
+
 /// One side of a game.
 #[derive(Debug)]
 pub struct Agent {
     /// How it is named on the command line (`builtin:simple`, `jdoePlayer.java`, `cmd:...`).
     pub label: String,
     launch: Launch,
-    greeting: String,
+    dialect: Dialect,
     process: Option<AgentProcess>,
     /// The name it gave in answer to the greeting.
     pub display_name: Option<String>,
@@ -98,9 +116,9 @@ pub struct Agent {
 }
 
 impl Agent {
-    /// An agent that will be started with `launch` and greeted with `greeting`.
-    pub fn new(label: String, launch: Launch, greeting: String) -> Agent {
-        Agent { label, launch, greeting, process: None, display_name: None, starts: 0, last_stderr: String::new() }
+    /// An agent that will be started with `launch` and spoken to in `dialect`.
+    pub fn new(label: String, launch: Launch, dialect: Dialect) -> Agent {
+        Agent { label, launch, dialect, process: None, display_name: None, starts: 0, last_stderr: String::new() }
     }
 
     /// The last bytes of its stderr (across restarts).
@@ -133,10 +151,17 @@ impl Agent {
         let mut process =
             AgentProcess::spawn(&self.launch).map_err(|e| self.fault(FaultKind::Startup, e.to_string()))?;
         self.starts += 1;
-        process.send(&self.greeting);
+        if let Dialect::Referee(greeting) = &self.dialect {
+            process.send(greeting);
+        }
         let until = Instant::now() + clock.startup;
         loop {
             match process.recv(until) {
+                Incoming::Line(line) if matches!(self.dialect, Dialect::Course { .. }) => {
+                    // The course's manager takes the first line, whatever it says, as the name.
+                    self.display_name.get_or_insert_with(|| clip(line.trim()));
+                    break;
+                }
                 Incoming::Line(line) => match protocol::parse_reply(&line) {
                     Ok(Reply::Name(name)) => {
                         self.display_name.get_or_insert(name);
@@ -156,17 +181,17 @@ impl Agent {
                 }
                 Incoming::Timeout => {
                     let secs = clock.startup.as_secs_f64();
-                    return Err(self.failed(
-                        &process,
-                        FaultKind::Startup,
-                        format!("no 'name' line within {secs} s of start"),
-                    ));
+                    let what = if matches!(self.dialect, Dialect::Course { .. }) { "name line" } else { "'name' line" };
+                    return Err(self.failed(&process, FaultKind::Startup, format!("no {what} within {secs} s of start")));
                 }
                 Incoming::Closed => {
                     let how = process.wait_exit(Duration::from_secs(1)).unwrap_or_else(|| "closed stdout".into());
                     return Err(self.failed(&process, FaultKind::Startup, format!("ended before its name ({how})")));
                 }
             }
+        }
+        if let Dialect::Course { color_line, .. } = &self.dialect {
+            process.send(color_line);
         }
         process.pause();
         self.process = Some(process);
@@ -199,7 +224,12 @@ impl Agent {
     ///
     /// # Errors
     /// The fault that loses the game: no move, garbage, a crash, a failed (re)start.
+    /// In the course dialect `position` is sent as it is (the `SCORE` line and the board) and the turn ends at the
+    /// first move line; there is no `stop`: past the limit and the tolerance the agent is killed and loses.
     pub fn turn(&mut self, position: &str, clock: &TimeControl) -> Result<Played, Fault> {
+        if let Dialect::Course { chatter, .. } = self.dialect {
+            return self.course_turn(position, clock, chatter);
+        }
         self.start(clock)?;
         let Some(mut process) = self.process.take() else {
             return Err(self.fault(FaultKind::Startup, "not running"));
@@ -309,12 +339,25 @@ impl Agent {
         }
     }
 
-    /// Tells it the game is over and makes sure its processes are gone.
+    /// Tells it the game is over (`quit`; nothing more in the course dialect) and makes sure its processes are gone.
     pub fn finish(&mut self) {
+        let last = match self.dialect {
+            Dialect::Referee(_) => Some(protocol::QUIT),
+            Dialect::Course { .. } => None,
+        };
+        self.finish_with(last);
+    }
+
+    /// Sends `last` (if any; flushed), closes its stdin, gives it a moment to exit, and makes sure its processes
+    /// are gone.
+    pub fn finish_with(&mut self, last: Option<&str>) {
         if let Some(mut p) = self.process.take() {
             p.resume();
-            p.send(protocol::QUIT);
-            p.wait_exit(Duration::from_millis(200));
+            if let Some(line) = last {
+                p.send(line);
+            }
+            p.close_stdin();
+            p.wait_exit(Duration::from_millis(300));
             p.kill();
             self.keep_stderr(&p);
         }

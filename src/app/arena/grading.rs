@@ -1,0 +1,196 @@
+//! Grading a class by games, whatever the game: students graded in parallel (each game on a CPU slot of its own),
+//! each result saved as it is finished (a re-run with the same settings resumes), then the harness's class files
+//! (gradebook CSV, Gradescope JSON, markdown, JUnit) and one line per student.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::cli::exit;
+use crate::harness::grade::class::{discover, safe_name, write_atomic, Entry, Store};
+use crate::harness::grade::for_each_parallel;
+use crate::harness::model::{BuildResult, RunReport, SubmissionResult};
+use crate::harness::render::format_points;
+use crate::harness::runner::sandbox;
+use crate::referee::record::GameRecord;
+use crate::referee::slots::CpuSlots;
+use crate::referee::spec::{prepare, AgentSpec, PrepareError, Prepared, Setup};
+
+/// A class to grade and where the results go.
+#[derive(Clone, Debug)]
+pub struct ClassRun<'a> {
+    /// The game (`mancala`), for messages and the report.
+    pub game: &'static str,
+    /// One folder or zip per student.
+    pub submissions: &'a Path,
+    /// The results folder (default `./referee-results`).
+    pub out: Option<PathBuf>,
+    /// Ignore earlier results.
+    pub fresh: bool,
+    /// Games at once.
+    pub jobs: Option<usize>,
+    /// Every setting that changes a grade; a saved result counts only under the same fingerprint.
+    pub fingerprint: String,
+    /// The seed used, printed.
+    pub seed: u64,
+}
+
+/// What grading one student may use.
+pub struct Grader<'a> {
+    /// One CPU slot per game.
+    pub slots: &'a CpuSlots,
+    /// Set on Ctrl-C: stop between games.
+    pub cancel: &'a AtomicBool,
+    /// The run's id (the seed).
+    pub run: String,
+    /// See [`ClassRun::fingerprint`].
+    pub fingerprint: String,
+}
+
+impl Grader<'_> {
+    /// Whether grading was cancelled.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// An empty result for `entry` worth `points`.
+    pub fn result(&self, entry: &Entry, points: f64) -> SubmissionResult {
+        SubmissionResult {
+            id: entry.id.clone(),
+            source: entry.path.display().to_string(),
+            build: None,
+            cases: Vec::new(),
+            score: 0.0,
+            max_score: points,
+            run: self.run.clone(),
+            fingerprint: self.fingerprint.clone(),
+        }
+    }
+}
+
+/// Prepares a student's agent, recording the build (`tool` names the compiler) in `result`. `Err(harness)` when it
+/// cannot play: `harness` says whether that is the grader's fault rather than the student's.
+pub fn prepare_student(
+    spec: &AgentSpec,
+    setup: &Setup,
+    id: &str,
+    tool: &str,
+    result: &mut SubmissionResult,
+) -> Result<Prepared, (bool, String)> {
+    let started = std::time::Instant::now();
+    let prepared = prepare(spec, &setup.for_student(id));
+    let (ok, message) = match &prepared {
+        Ok(_) => (true, String::new()),
+        Err(e) => (false, e.to_string()),
+    };
+    result.build = Some(BuildResult {
+        ok,
+        command: tool.into(),
+        message: message.clone(),
+        elapsed_ms: started.elapsed().as_millis() as u64,
+    });
+    prepared.map_err(|e| (matches!(e, PrepareError::Setup(_)), message))
+}
+
+/// One student's grade and the games behind it; `None` when cancelled.
+pub type Graded = Option<(SubmissionResult, Vec<GameRecord>)>;
+
+/// Grades every student of `class` with `grade` (which returns `None` when cancelled) and writes the class files.
+/// Returns the exit code.
+pub fn run(
+    class: &ClassRun<'_>,
+    grade: &(dyn Fn(&Entry, &Grader<'_>) -> Graded + Sync),
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let name = class.game;
+    let fail = |err: &mut dyn Write, code: u8, message: String| {
+        let _ = writeln!(err, "referee grade {name}: {message}");
+        code
+    };
+    let entries = match discover(class.submissions) {
+        Ok(e) => e,
+        Err(e) => return fail(err, exit::USAGE, e.to_string()),
+    };
+    let out_dir = class.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
+    let store = match Store::open(&out_dir) {
+        Ok(s) => s,
+        Err(e) => return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display())),
+    };
+    if class.fresh {
+        let _ = std::fs::remove_dir_all(out_dir.join("results"));
+        let _ = std::fs::create_dir_all(out_dir.join("results"));
+    }
+    let finished: Vec<String> =
+        store.load_all().into_iter().filter(|r| r.fingerprint == class.fingerprint).map(|r| r.id).collect();
+    let todo: Vec<&Entry> = entries.iter().filter(|e| !finished.contains(&e.id)).collect();
+    sandbox::become_subreaper();
+    let cancel = crate::app::cancel_on_signals();
+    let jobs = crate::app::jobs_or_cores(class.jobs);
+    let slots = CpuSlots::new(jobs);
+    let progress = crate::app::grade::progress_bar(todo.len());
+    let mut failures = Vec::new();
+    let grader =
+        Grader { slots: &slots, cancel: &cancel, run: class.seed.to_string(), fingerprint: class.fingerprint.clone() };
+    for_each_parallel(
+        &todo,
+        jobs,
+        |entry| grade(entry, &grader),
+        |_, result| {
+            let Some((result, records)) = result else { return };
+            let saved = serde_json::to_vec_pretty(&records)
+                .map_err(std::io::Error::other)
+                .and_then(|json| write_atomic(&games_file(&out_dir, &result.id), &json))
+                .and_then(|()| store.save(&result))
+                .and_then(|()| crate::app::grade::write_student_files(&out_dir, &result));
+            if let Err(e) = saved {
+                failures.push(format!("{}: {e}", result.id));
+            }
+            progress.set_message(format!("{} {}", result.id, format_points(result.score)));
+            progress.inc(1);
+        },
+    );
+    progress.finish_and_clear();
+    let all: Vec<SubmissionResult> =
+        store.load_all().into_iter().filter(|r| entries.iter().any(|e| e.id == r.id)).collect();
+    let report = RunReport { schema: crate::harness::model::SCHEMA_VERSION, suite: name.into(), submissions: all };
+    if let Err(e) = crate::app::grade::write_report_files(&out_dir, &report) {
+        failures.push(format!("class files: {e}"));
+    }
+    for f in &failures {
+        let _ = writeln!(err, "referee grade {name}: cannot write results for {f}");
+    }
+    if cancel.load(Ordering::Relaxed) {
+        let _ = writeln!(err, "referee grade {name}: cancelled; a re-run grades the students not yet saved");
+        return crate::app::grade::CANCELLED;
+    }
+    let _ = writeln!(
+        out,
+        "graded {} student(s), {} already graded earlier, seed {}; results in {}",
+        todo.len(),
+        entries.len() - todo.len(),
+        class.seed,
+        out_dir.display()
+    );
+    for r in &report.submissions {
+        let note = r.cases.iter().filter(|c| c.max_score > 0.0).map(|c| format!("{}: {}", c.name, c.status.label()));
+        let _ = writeln!(
+            out,
+            "  {:<24} {:>7} / {:<7} {}",
+            r.id,
+            format_points(r.score),
+            format_points(r.max_score),
+            note.collect::<Vec<_>>().join(", ")
+        );
+    }
+    if !failures.is_empty() || report.submissions.iter().any(SubmissionResult::has_harness_error) {
+        exit::INTERNAL
+    } else {
+        exit::SUCCESS
+    }
+}
+
+/// Where a grading run writes one student's game records.
+pub fn games_file(out: &Path, id: &str) -> PathBuf {
+    out.join("games").join(format!("{}.json", safe_name(id)))
+}

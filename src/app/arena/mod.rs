@@ -1,0 +1,107 @@
+//! What `match`, `grade GAME` and `tournament` share across games: the clock and agent set-up read from
+//! [`ArenaOptions`], and the [`Contest`] a game provides (how one refereed game is played and drawn).
+
+pub mod cases;
+pub mod grading;
+pub mod matches;
+pub mod tournament;
+
+use std::path::{Path, PathBuf};
+
+use crate::app::parse_seconds;
+use crate::cli::ArenaOptions;
+use crate::harness::runner::{Limits, Sandbox};
+use crate::referee::agent::TimeControl;
+use crate::referee::java_host::JavaTools;
+use crate::referee::record::{GameRecord, MoveRecord};
+use crate::referee::spec::{AgentSpec, Prepared, Setup};
+
+/// A game the referee can run between prepared agents.
+pub trait Contest: Sync {
+    /// The game's name (`mancala`), used in titles and messages.
+    fn name(&self) -> &'static str;
+
+    /// Its parameters in words (`4 stones`, `8x8, framework rules`).
+    fn describe(&self) -> String;
+
+    /// Plays one game, `seats[0]` moving first, agents working under `dir` (removed afterwards) and pinned to CPU
+    /// `pin` when given; `on_move` sees every move as it is played.
+    ///
+    /// # Errors
+    /// When a working folder cannot be made.
+    fn play(
+        &self,
+        seats: [&Prepared; 2],
+        clock: &TimeControl,
+        dir: &Path,
+        pin: Option<usize>,
+        on_move: &mut dyn FnMut(&MoveRecord),
+    ) -> std::io::Result<GameRecord>;
+
+    /// The final position of a played game, drawn over several lines.
+    fn final_board(&self, record: &GameRecord) -> String;
+
+    /// The spec of a student's submission at `path` (Java for Mancala, Python for Othello).
+    fn student(&self, path: PathBuf) -> AgentSpec;
+}
+
+/// What every refereeing command decides from its [`ArenaOptions`] before playing.
+#[derive(Debug)]
+pub struct Arena {
+    /// The clock.
+    pub clock: TimeControl,
+    /// How agents are set up.
+    pub setup: Setup,
+    _work: Option<tempfile::TempDir>,
+}
+
+impl Arena {
+    /// Reads the options for `game` (the protocol's game name); `seed` is the seed actually used (printed by the
+    /// caller). Othello's commands fill in the Python and course-protocol parts of [`Arena::setup`] afterwards.
+    ///
+    /// # Errors
+    /// A bad option value, or a work folder that cannot be made.
+    pub fn new(options: &ArenaOptions, seed: u64, game: &str) -> Result<Arena, String> {
+        let clock = TimeControl {
+            per_move: parse_seconds(&options.time, "--time", false)?,
+            tolerance: parse_seconds(&options.tolerance, "--tolerance", true)?,
+            startup: parse_seconds(&options.startup, "--startup", false)?,
+        };
+        let (work, keep) = match &options.work {
+            Some(dir) => {
+                std::fs::create_dir_all(dir).map_err(|e| format!("--work {}: {e}", dir.display()))?;
+                (dir.clone(), None)
+            }
+            None => {
+                let temp = tempfile::Builder::new()
+                    .prefix("referee-arena-")
+                    .tempdir()
+                    .map_err(|e| format!("cannot make a work folder: {e}"))?;
+                (temp.path().to_path_buf(), Some(temp))
+            }
+        };
+        crate::harness::grade::class::make_traversable(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+        let sandbox = if options.run_as_self { Sandbox::default() } else { Sandbox::default_for_this_process() };
+        // Agents live for a whole game: the wall clock is the referee's, the CPU limit only a backstop for an
+        // agent left behind (a game of 200 moves at the limit, plus restarts).
+        let game_seconds = (clock.per_move + clock.tolerance).as_secs().max(1) * 200 + clock.startup.as_secs();
+        let limits = Limits { cpu_seconds: game_seconds, ..Limits::default() };
+        let setup = Setup {
+            game: game.into(),
+            work,
+            sandbox,
+            limits,
+            java: JavaTools { java: options.java.clone().into(), javac: options.javac.clone().into() },
+            python: "python3".into(),
+            seed,
+            builtin_args: Vec::new(),
+            course: None,
+        };
+        Ok(Arena { clock, setup, _work: keep })
+    }
+
+    /// A folder for one game's agent working directories.
+    pub fn game_dir(&self, name: &str) -> PathBuf {
+        self.setup.work.join("games").join(name)
+    }
+}

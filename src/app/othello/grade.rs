@@ -1,0 +1,121 @@
+//! `referee grade othello --submissions DIR`: each student's agent plays `builtin:random` with both colors,
+//! `--games` times each; the play points are earned in proportion to games won, in full from a win rate of
+//! `--target`. Every game is a case in the harness's model, with its moves, and any adjudication with the board
+//! and the agent's stderr.
+
+use std::io::Write;
+
+use crate::app::arena::cases::{case, game_case};
+use crate::app::arena::grading::{self, prepare_student, ClassRun, Grader};
+use crate::app::arena::{Arena, Contest};
+use crate::app::mancala::grade::play_game;
+use crate::cli::{exit, OthelloGradeArgs};
+use crate::harness::grade::class::Entry;
+use crate::harness::model::{Status, SubmissionResult};
+use crate::referee::record::GameRecord;
+use crate::referee::spec::{prepare, AgentSpec, Prepared};
+
+use super::OthelloContest;
+
+/// Runs `referee grade othello`; returns the exit code.
+pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let fail = |err: &mut dyn Write, code: u8, message: String| {
+        let _ = writeln!(err, "referee grade othello: {message}");
+        code
+    };
+    if args.games == 0 || !(args.points.is_finite() && args.points >= 0.0) {
+        return fail(err, exit::USAGE, "--games must be at least 1 and --points a number >= 0".into());
+    }
+    if !(args.target > 0.0 && args.target <= 1.0) {
+        return fail(err, exit::USAGE, format!("--target {}: expected a win rate above 0 and at most 1", args.target));
+    }
+    let (contest, arena) = match super::arena(&args.othello, &args.arena) {
+        Ok(built) => built,
+        Err(e) => return fail(err, exit::USAGE, e),
+    };
+    let opponent = match prepare(&AgentSpec::Builtin("random".into()), &arena.setup) {
+        Ok(p) => p,
+        Err(e) => return fail(err, exit::INTERNAL, e.to_string()),
+    };
+    let seed = arena.setup.seed;
+    let class = ClassRun {
+        game: "othello",
+        submissions: &args.submissions,
+        out: args.out.clone(),
+        fresh: args.fresh,
+        jobs: args.jobs,
+        fingerprint: format!(
+            "othello {} games={} target={} time={:?} tolerance={:?} color-line={} chatter={} points={} seed={seed}",
+            contest.describe(),
+            args.games,
+            args.target,
+            arena.clock.per_move,
+            arena.clock.tolerance,
+            args.othello.color_line,
+            args.othello.allow_chatter,
+            args.points
+        ),
+        seed,
+    };
+    let grade = |entry: &Entry, grader: &Grader<'_>| grade_student(entry, grader, &arena, &contest, &opponent, args);
+    grading::run(&class, &grade, out, err)
+}
+
+/// Grades one student: check the file parses, play every game, score. `None` when cancelled.
+fn grade_student(
+    entry: &Entry,
+    grader: &Grader<'_>,
+    arena: &Arena,
+    contest: &OthelloContest,
+    opponent: &Prepared,
+    args: &OthelloGradeArgs,
+) -> Option<(SubmissionResult, Vec<GameRecord>)> {
+    let mut result = grader.result(entry, args.points);
+    let total = args.games * 2;
+    let rubric_name = format!("wins against builtin:random ({} games)", total);
+    let spec = AgentSpec::Python(entry.path.clone());
+    let player = match prepare_student(&spec, &arena.setup, &entry.id, "python3 (syntax check)", &mut result) {
+        Ok(p) => p,
+        Err((harness, message)) => {
+            let status = if harness { Status::HarnessError } else { Status::BuildError };
+            let first = message.lines().next().unwrap_or_default().to_string();
+            result.cases = vec![case(rubric_name, Vec::new(), status, 0.0, args.points, first)];
+            return Some((result, Vec::new()));
+        }
+    };
+    let mut records = Vec::new();
+    let mut games = Vec::new();
+    let mut wins = 0u32;
+    for round in 0..args.games {
+        for seat in [1u8, 2] {
+            if grader.cancelled() {
+                return None;
+            }
+            let record = match play_game(grader, arena, contest, &player, opponent, seat, &format!("{}-{round}", entry.id))
+            {
+                Ok(record) => record,
+                Err(message) => {
+                    let why = format!("the grader could not play a game: {message}");
+                    result.cases = vec![case(rubric_name, Vec::new(), Status::HarnessError, 0.0, args.points, why)];
+                    return Some((result, records));
+                }
+            };
+            wins += u32::from(record.outcome.winner == Some(seat));
+            games.push(game_case(&record, seat, &opponent.label));
+            records.push(record);
+        }
+    }
+    let needed = (args.target * f64::from(total)).ceil().max(1.0);
+    let share = (f64::from(wins) / needed).min(1.0);
+    let score = args.points * share;
+    let status = if share >= 1.0 { Status::Passed } else { Status::Failed };
+    let detail = format!(
+        "won {wins} of {total} games against builtin:random ({} needed for full points; {})",
+        needed as u32,
+        contest.describe()
+    );
+    result.cases.push(case(rubric_name, Vec::new(), status, score, args.points, detail));
+    result.cases.extend(games);
+    result.score = result.cases.iter().map(|c| c.score).sum();
+    Some((result, records))
+}

@@ -1,0 +1,30 @@
+//! `referee match othello A B` and `referee tournament othello`: the shared arena commands on Othello.
+
+use std::io::Write;
+
+use crate::app::arena;
+use crate::cli::{exit, OthelloMatchArgs, OthelloTournamentArgs};
+
+use super::BUILTINS;
+
+/// Runs `referee match othello`; returns the exit code.
+pub fn run(args: &OthelloMatchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    match super::arena(&args.othello, &args.arena) {
+        Ok((contest, arena)) => arena::matches::run(&contest, &BUILTINS, &args.common, &arena, out, err),
+        Err(e) => {
+            let _ = writeln!(err, "referee match othello: {e}");
+            exit::USAGE
+        }
+    }
+}
+
+/// Runs `referee tournament othello`; returns the exit code.
+pub fn tournament(args: &OthelloTournamentArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    match super::arena(&args.othello, &args.arena) {
+        Ok((contest, arena)) => arena::tournament::run(&contest, &BUILTINS, &args.common, &arena, out, err),
+        Err(e) => {
+            let _ = writeln!(err, "referee tournament othello: {e}");
+            exit::USAGE
+        }
+    }
+}

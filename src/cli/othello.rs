@@ -1,0 +1,110 @@
+//! The Othello commands' arguments: `match othello`, `grade othello`, `tournament othello`.
+
+use clap::{Args, ValueEnum};
+
+use super::{ArenaOptions, MatchArgs, TournamentArgs};
+
+/// The rule sets, as options name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum OthelloRules {
+    /// The course's manager: the game ends as soon as the side to move has no legal move.
+    #[default]
+    Framework,
+    /// Standard Othello: a side with no move passes; the game ends when neither can move.
+    Standard,
+}
+
+/// How Othello is played and how agents are spoken to.
+#[derive(Debug, Clone, Args)]
+pub struct OthelloOptions {
+    /// Board size: even, 4 to 16 (the course used 4, 6 and 8).
+    #[arg(long, default_value_t = 8)]
+    pub size: usize,
+    /// What happens when the side to move has no legal move.
+    #[arg(long, value_enum, default_value_t)]
+    pub rules: OthelloRules,
+    /// The color line each agent gets, `{color}` replaced by 1 (dark) or 2 (light). The later course's form is
+    /// e.g. `{color},4,0,1,1` (color, depth limit, minimax, caching, ordering).
+    #[arg(long, default_value = "{color}")]
+    pub color_line: String,
+    /// Skip stdout lines that are not a move `i j` instead of adjudicating them as a loss (the course's manager
+    /// took any line as the move).
+    #[arg(long)]
+    pub allow_chatter: bool,
+    /// The Python that runs `<uni>_ai.py` agents.
+    #[arg(long, default_value = "python3")]
+    pub python: String,
+}
+
+const AGENTS: &str = "Agents: builtin:random, builtin:greedy, builtin:strong, a path to a student's <uni>_ai.py (or \
+its folder or zip; run unchanged with the project's othello_shared.py beside it), or cmd:COMMAND (any program \
+speaking the course's protocol). Boards are always sent as tuples of tuples.";
+
+/// `referee match othello`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = format!("{AGENTS}\nExit codes: 0 the games were played (whatever the result), 1 an agent \
+cannot play (a syntax error), 2 bad arguments, 3 an agent could not be set up for a reason that is not its own."))]
+pub struct OthelloMatchArgs {
+    /// The agents and the games.
+    #[command(flatten)]
+    pub common: MatchArgs,
+    /// The board and the protocol.
+    #[command(flatten)]
+    pub othello: OthelloOptions,
+    /// Clock and runtime.
+    #[command(flatten)]
+    pub arena: ArenaOptions,
+}
+
+/// `referee grade othello`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "Rubric: each agent plays builtin:random --games times with each color. The play points \
+are earned in proportion to games won, in full from a win rate of --target (the course's agents at depth 4-5 win \
+70-100%). Any adjudicated loss (timeout, crash, illegal or malformed move) is shown with the board and stderr.\n\
+Exit codes: 0 graded, 2 bad arguments, 3 a grader error (no python3), 130 interrupted (a re-run resumes).")]
+pub struct OthelloGradeArgs {
+    /// A class: one folder or zip per student holding its <uni>_ai.py.
+    #[arg(long)]
+    pub submissions: std::path::PathBuf,
+    /// Where the results go (default: ./referee-results).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Re-grade every student, ignoring earlier results in --out.
+    #[arg(long)]
+    pub fresh: bool,
+    /// Games at once (each pinned to its own core; default: all cores).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+    /// Games against builtin:random with each color.
+    #[arg(long, default_value_t = 2)]
+    pub games: u32,
+    /// Win rate against builtin:random that earns all the play points.
+    #[arg(long, default_value_t = 0.7)]
+    pub target: f64,
+    /// Points for the assignment.
+    #[arg(long, default_value_t = 100.0)]
+    pub points: f64,
+    /// The board and the protocol.
+    #[command(flatten)]
+    pub othello: OthelloOptions,
+    /// Clock and runtime.
+    #[command(flatten)]
+    pub arena: ArenaOptions,
+}
+
+/// `referee tournament othello`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "Every pair plays twice (each agent with each color). Ratings are Bradley-Terry maximum \
+likelihood with standard errors (draws count half), Elo scale, mean 1500. Bands: top 10% and the next 15%.\n\
+Exit codes: 0 played, 2 bad arguments, 3 a grader error, 130 interrupted.")]
+pub struct OthelloTournamentArgs {
+    /// The class and the entrants.
+    #[command(flatten)]
+    pub common: TournamentArgs,
+    /// The board and the protocol.
+    #[command(flatten)]
+    pub othello: OthelloOptions,
+    /// Clock and runtime.
+    #[command(flatten)]
+    pub arena: ArenaOptions,
+}
