@@ -65,4 +65,3 @@ pub fn case(name: String, args: Vec<String>, status: Status, score: f64, max: f6
         elapsed_ms: 0,
     }
 }
-

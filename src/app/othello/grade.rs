@@ -91,15 +91,15 @@ fn grade_student(
             if grader.cancelled() {
                 return None;
             }
-            let record = match play_game(grader, arena, contest, &player, opponent, seat, &format!("{}-{round}", entry.id))
-            {
-                Ok(record) => record,
-                Err(message) => {
-                    let why = format!("the grader could not play a game: {message}");
-                    result.cases = vec![case(rubric_name, Vec::new(), Status::HarnessError, 0.0, args.points, why)];
-                    return Some((result, records));
-                }
-            };
+            let record =
+                match play_game(grader, arena, contest, &player, opponent, seat, &format!("{}-{round}", entry.id)) {
+                    Ok(record) => record,
+                    Err(message) => {
+                        let why = format!("the grader could not play a game: {message}");
+                        result.cases = vec![case(rubric_name, Vec::new(), Status::HarnessError, 0.0, args.points, why)];
+                        return Some((result, records));
+                    }
+                };
             wins += u32::from(record.outcome.winner == Some(seat));
             games.push(game_case(&record, seat, &opponent.label));
             records.push(record);

@@ -75,12 +75,8 @@ pub fn arena(options: &OthelloOptions, arena: &ArenaOptions) -> Result<(OthelloC
         Rules::Framework => "framework",
         Rules::Standard => "standard",
     };
-    built.setup.builtin_args = vec![
-        "--time".into(),
-        format!("{}ms", built.clock.per_move.as_millis()),
-        "--rules".into(),
-        rules_word.into(),
-    ];
+    built.setup.builtin_args =
+        vec!["--time".into(), format!("{}ms", built.clock.per_move.as_millis()), "--rules".into(), rules_word.into()];
     built.setup.course = Some(CourseOptions { color_line: options.color_line.clone(), chatter: options.allow_chatter });
     Ok((OthelloContest(game), built))
 }

@@ -182,7 +182,11 @@ impl Agent {
                 Incoming::Timeout => {
                     let secs = clock.startup.as_secs_f64();
                     let what = if matches!(self.dialect, Dialect::Course { .. }) { "name line" } else { "'name' line" };
-                    return Err(self.failed(&process, FaultKind::Startup, format!("no {what} within {secs} s of start")));
+                    return Err(self.failed(
+                        &process,
+                        FaultKind::Startup,
+                        format!("no {what} within {secs} s of start"),
+                    ));
                 }
                 Incoming::Closed => {
                     let how = process.wait_exit(Duration::from_secs(1)).unwrap_or_else(|| "closed stdout".into());
