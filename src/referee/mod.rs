@@ -10,6 +10,7 @@
 //! - [`mancala`]: Mancala games.
 
 pub mod agent;
+pub mod game_loop;
 pub mod java_host;
 pub mod mancala;
 pub mod othello;

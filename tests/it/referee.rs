@@ -8,8 +8,8 @@ use std::time::Duration;
 use referee::game::mancala::Mancala;
 use referee::harness::runner::{Limits, Sandbox};
 use referee::referee::agent::{FaultKind, TimeControl};
+use referee::referee::game_loop::play;
 use referee::referee::java_host::JavaTools;
-use referee::referee::mancala::play;
 use referee::referee::record::GameRecord;
 use referee::referee::spec::{prepare, AgentSpec, Setup};
 
@@ -63,7 +63,7 @@ fn game_with(a: &AgentSpec, b: &AgentSpec, millis: u64, java: JavaTools) -> Game
     let params = ["4".to_string()];
     let mut x = pa.agent(&params, 1, &work.path().join("g/1"), None).unwrap();
     let mut y = pb.agent(&params, 2, &work.path().join("g/2"), None).unwrap();
-    play(&Mancala::new(4), [&mut x, &mut y], &clock(millis), |_| {})
+    play(&Mancala::new(4), [&mut x, &mut y], &clock(millis), &mut |_| {})
 }
 
 fn game(a: &AgentSpec, b: &AgentSpec, millis: u64) -> GameRecord {

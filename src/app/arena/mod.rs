@@ -12,6 +12,7 @@ use crate::app::parse_seconds;
 use crate::cli::ArenaOptions;
 use crate::harness::runner::{Limits, Sandbox};
 use crate::referee::agent::TimeControl;
+use crate::referee::game_loop::{play_prepared, Refereed};
 use crate::referee::java_host::JavaTools;
 use crate::referee::record::{GameRecord, MoveRecord};
 use crate::referee::spec::{AgentSpec, Prepared, Setup};
@@ -43,6 +44,44 @@ pub trait Contest: Sync {
 
     /// The spec of a student's submission at `path` (Java for Mancala, Python for Othello).
     fn student(&self, path: PathBuf) -> AgentSpec;
+}
+
+/// A [`Refereed`] game as a [`Contest`], with what a student's submission is.
+#[derive(Clone, Copy, Debug)]
+pub struct Contested<G> {
+    /// The game with its parameters.
+    pub game: G,
+    /// A student's submission as an agent ([`AgentSpec::Java`], [`AgentSpec::Python`]).
+    pub student: fn(PathBuf) -> AgentSpec,
+}
+
+impl<G: Refereed + Sync> Contest for Contested<G> {
+    fn name(&self) -> &'static str {
+        self.game.name()
+    }
+
+    fn describe(&self) -> String {
+        self.game.params()
+    }
+
+    fn play(
+        &self,
+        seats: [&Prepared; 2],
+        clock: &TimeControl,
+        dir: &Path,
+        pin: Option<usize>,
+        on_move: &mut dyn FnMut(&MoveRecord),
+    ) -> std::io::Result<GameRecord> {
+        play_prepared(&self.game, seats, clock, dir, pin, on_move)
+    }
+
+    fn final_board(&self, record: &GameRecord) -> String {
+        self.game.draw(&self.game.replay(record))
+    }
+
+    fn student(&self, path: PathBuf) -> AgentSpec {
+        (self.student)(path)
+    }
 }
 
 /// What every refereeing command decides from its [`ArenaOptions`] before playing.

@@ -8,13 +8,10 @@ use crate::app::arena::cases::{case, game_case};
 use crate::app::arena::grading::{self, prepare_student, ClassRun, Grader};
 use crate::app::arena::{Arena, Contest};
 use crate::cli::{exit, MancalaGradeArgs};
-use crate::game::mancala::Mancala;
 use crate::harness::grade::class::{safe_name, Entry};
 use crate::harness::model::{CaseResult, Status, SubmissionResult};
 use crate::referee::record::GameRecord;
 use crate::referee::spec::{prepare, AgentSpec, Prepared};
-
-use super::MancalaContest;
 
 /// The opponents of the rubric, weakest first, and the share of the points beating each earns.
 const RUBRIC: [(&str, f64); 2] = [("random", 0.5), ("simple", 1.0)];
@@ -77,7 +74,7 @@ fn grade_student(
     let mut games = Vec::new();
     let mut beats = [true, true];
     for &stones in &args.stones {
-        let contest = MancalaContest(Mancala::new(stones));
+        let contest = super::contest(stones);
         for (k, opponent) in opponents.iter().enumerate() {
             let mut won_any = false;
             for seat in [1u8, 2] {

@@ -4,17 +4,14 @@ use std::io::Write;
 
 use crate::app::arena::{self, Arena};
 use crate::cli::{exit, MancalaMatchArgs, MancalaTournamentArgs};
-use crate::game::mancala::Mancala;
 
-use super::{MancalaContest, BUILTINS};
+use super::BUILTINS;
 
 /// Runs `referee match mancala`; returns the exit code.
 pub fn run(args: &MancalaMatchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let seed = crate::app::seed_or_now(args.arena.seed);
     match Arena::new(&args.arena, seed, "mancala") {
-        Ok(arena) => {
-            arena::matches::run(&MancalaContest(Mancala::new(args.stones)), &BUILTINS, &args.common, &arena, out, err)
-        }
+        Ok(arena) => arena::matches::run(&super::contest(args.stones), &BUILTINS, &args.common, &arena, out, err),
         Err(e) => {
             let _ = writeln!(err, "referee match mancala: {e}");
             exit::USAGE
@@ -26,14 +23,7 @@ pub fn run(args: &MancalaMatchArgs, out: &mut dyn Write, err: &mut dyn Write) ->
 pub fn tournament(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let seed = crate::app::seed_or_now(args.arena.seed);
     match Arena::new(&args.arena, seed, "mancala") {
-        Ok(arena) => arena::tournament::run(
-            &MancalaContest(Mancala::new(args.stones)),
-            &BUILTINS,
-            &args.common,
-            &arena,
-            out,
-            err,
-        ),
+        Ok(arena) => arena::tournament::run(&super::contest(args.stones), &BUILTINS, &args.common, &arena, out, err),
         Err(e) => {
             let _ = writeln!(err, "referee tournament mancala: {e}");
             exit::USAGE

@@ -5,55 +5,16 @@ pub mod agent;
 pub mod grade;
 pub mod matches;
 
-use std::path::{Path, PathBuf};
-
-use crate::app::arena::{Arena, Contest};
+use crate::app::arena::{Arena, Contested};
 use crate::cli::{ArenaOptions, OthelloOptions, OthelloRules};
 use crate::game::othello::{Grid, Othello, Rules};
-use crate::referee::agent::TimeControl;
-use crate::referee::othello::play::{draw, final_state, play_prepared};
-use crate::referee::record::{GameRecord, MoveRecord};
-use crate::referee::spec::{AgentSpec, CourseOptions, Prepared};
+use crate::referee::spec::{AgentSpec, CourseOptions};
 
 /// The built-in Othello agents' names, for `builtin:NAME`.
 pub const BUILTINS: [&str; 3] = ["random", "greedy", "strong"];
 
-/// Othello of one size and rule set, as the referee plays it.
-#[derive(Clone, Copy, Debug)]
-pub struct OthelloContest(pub Othello<Grid>);
-
-impl Contest for OthelloContest {
-    fn name(&self) -> &'static str {
-        "othello"
-    }
-
-    fn describe(&self) -> String {
-        let rules = match self.0.rules() {
-            Rules::Framework => "framework",
-            Rules::Standard => "standard",
-        };
-        format!("{0}x{0}, {rules} rules", self.0.size())
-    }
-
-    fn play(
-        &self,
-        seats: [&Prepared; 2],
-        clock: &TimeControl,
-        dir: &Path,
-        pin: Option<usize>,
-        on_move: &mut dyn FnMut(&MoveRecord),
-    ) -> std::io::Result<GameRecord> {
-        play_prepared(&self.0, seats, clock, dir, pin, on_move)
-    }
-
-    fn final_board(&self, record: &GameRecord) -> String {
-        draw(&final_state(&self.0, record))
-    }
-
-    fn student(&self, path: PathBuf) -> AgentSpec {
-        AgentSpec::Python(path)
-    }
-}
+/// Othello as the arena plays it: students hand in Python agents.
+pub type OthelloContest = Contested<Othello<Grid>>;
 
 /// The game and the arena the options describe: Python agents, the course protocol, built-ins told the clock.
 ///
@@ -78,5 +39,5 @@ pub fn arena(options: &OthelloOptions, arena: &ArenaOptions) -> Result<(OthelloC
     built.setup.builtin_args =
         vec!["--time".into(), format!("{}ms", built.clock.per_move.as_millis()), "--rules".into(), rules_word.into()];
     built.setup.course = Some(CourseOptions { color_line: options.color_line.clone(), chatter: options.allow_chatter });
-    Ok((OthelloContest(game), built))
+    Ok((Contested { game, student: AgentSpec::Python }, built))
 }

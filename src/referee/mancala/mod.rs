@@ -1,6 +1,6 @@
-//! Refereed Mancala: games between agent processes and their text form.
+//! Refereed Mancala: the game under the referee's loop and its text form.
 
 pub mod board;
 pub mod play;
 
-pub use play::{legal_bin, play, play_prepared, position_words};
+pub use play::{legal_bin, position_words};

@@ -1,15 +1,11 @@
-//! One refereed Othello game in the course's protocol: each turn the side to move gets `SCORE d l` and the board
-//! as a tuple-of-tuples literal, and answers `i j`; at the end both get `FINAL d l`, flushed, before their stdin
-//! closes (the course's manager killed them without it).
-
-use std::path::Path;
+//! Othello under the referee's game loop, in the course's protocol: each turn the side to move gets `SCORE d l` and
+//! the board as a tuple-of-tuples literal, and answers `i j`; at the end both get `FINAL d l`, flushed, before their
+//! stdin closes (the course's manager killed them without it).
 
 use crate::game::othello::literal::format_board;
-use crate::game::othello::{Board, Grid, Move, Othello, OthelloState};
+use crate::game::othello::{Board, Grid, Move, Othello, OthelloState, Rules};
 use crate::game::{Game, Player};
-use crate::referee::agent::{Agent, Fault, FaultKind, TimeControl};
-use crate::referee::record::{Adjudication, GameRecord, MoveRecord, Outcome, SeatRecord};
-use crate::referee::spec::Prepared;
+use crate::referee::game_loop::Refereed;
 
 /// The two lines that give an agent its turn.
 pub fn position_lines(state: &OthelloState<Grid>) -> String {
@@ -66,121 +62,68 @@ pub fn draw(state: &OthelloState<Grid>) -> String {
     format!("{}dark {dark}, light {light}; {side} to move\n", state.grid())
 }
 
-fn seat_of(player: Player) -> usize {
-    match player {
-        Player::Max => 0,
-        Player::Min => 1,
-    }
-}
+impl Refereed for Othello<Grid> {
+    type State = OthelloState<Grid>;
+    type Move = Move;
 
-/// Plays one game from the start, `agents[0]` dark (moves first). `on_move` sees every move as it is played. Both
-/// agents get `FINAL d l` and are gone when this returns.
-pub fn play(
-    game: &Othello<Grid>,
-    agents: [&mut Agent; 2],
-    clock: &TimeControl,
-    on_move: &mut dyn FnMut(&MoveRecord),
-) -> GameRecord {
-    let mut state = game.start();
-    let mut moves = Vec::new();
-    let mut adjudication = None;
-    let [first, second] = agents;
-    let mut agents = [first, second];
-    for (i, agent) in agents.iter_mut().enumerate() {
-        if let Err(fault) = agent.start(clock) {
-            adjudication = Some(Adjudication { loser: i as u8 + 1, fault, position: draw(&state) });
-            break;
+    fn name(&self) -> &'static str {
+        "othello"
+    }
+
+    fn params(&self) -> String {
+        let rules = match self.rules() {
+            Rules::Framework => "framework",
+            Rules::Standard => "standard",
+        };
+        format!("{0}x{0}, {rules} rules", self.size())
+    }
+
+    fn greeting_params(&self) -> Vec<String> {
+        vec![self.size().to_string()]
+    }
+
+    fn start(&self) -> OthelloState<Grid> {
+        Othello::start(self)
+    }
+
+    fn is_over(&self, state: &OthelloState<Grid>) -> bool {
+        self.is_terminal(state)
+    }
+
+    fn seat_to_move(&self, state: &OthelloState<Grid>) -> u8 {
+        match state.to_move() {
+            Player::Max => 1,
+            Player::Min => 2,
         }
     }
-    while adjudication.is_none() && !game.is_terminal(&state) {
-        let seat = seat_of(state.to_move());
-        let agent = &mut agents[seat];
-        let result = agent.turn(&position_lines(&state), clock).and_then(|played| {
-            let mv = legal_move(game, &state, &played.word).map_err(|detail| Fault {
-                kind: FaultKind::IllegalMove,
-                detail,
-                stderr_tail: agent.stderr_tail(),
-            })?;
-            Ok((played, mv))
-        });
-        match result {
-            Ok((played, mv)) => {
-                state = game.apply(&state, mv);
-                let record = MoveRecord {
-                    seat: seat as u8 + 1,
-                    mv: mv.to_string(),
-                    millis: played.elapsed.as_millis() as u64,
-                    info: played.info,
-                    board: one_line(&state.grid()),
-                };
-                on_move(&record);
-                moves.push(record);
-            }
-            Err(fault) => {
-                adjudication = Some(Adjudication { loser: seat as u8 + 1, fault, position: draw(&state) });
-            }
-        }
-    }
-    let (dark, light) = state.score();
-    let farewell = format!("FINAL {dark} {light}");
-    for agent in agents.iter_mut() {
-        agent.finish_with(Some(&farewell));
-    }
-    let winner = match &adjudication {
-        Some(adj) => Some(3 - adj.loser),
-        None => match dark.cmp(&light) {
-            std::cmp::Ordering::Greater => Some(1),
-            std::cmp::Ordering::Less => Some(2),
-            std::cmp::Ordering::Equal => None,
-        },
-    };
-    let seats = [seat_record(agents[0]), seat_record(agents[1])];
-    let rules = match game.rules() {
-        crate::game::othello::Rules::Framework => "framework",
-        crate::game::othello::Rules::Standard => "standard",
-    };
-    GameRecord {
-        game: "othello".into(),
-        params: format!("{0}x{0}, {rules} rules", game.size()),
-        per_move_millis: clock.per_move.as_millis() as u64,
-        seats,
-        moves,
-        outcome: Outcome { winner, score: [dark, light], adjudication },
-    }
-}
 
-/// Plays one game between two prepared agents (`seats[0]` dark), their working folders under `dir` (removed
-/// afterwards), pinned to CPU `pin` when given.
-///
-/// # Errors
-/// When a working folder cannot be made.
-pub fn play_prepared(
-    game: &Othello<Grid>,
-    seats: [&Prepared; 2],
-    clock: &TimeControl,
-    dir: &Path,
-    pin: Option<usize>,
-    on_move: &mut dyn FnMut(&MoveRecord),
-) -> std::io::Result<GameRecord> {
-    let params = [game.size().to_string()];
-    let mut a = seats[0].agent(&params, 1, &dir.join("seat1"), pin)?;
-    let mut b = seats[1].agent(&params, 2, &dir.join("seat2"), pin)?;
-    let record = play(game, [&mut a, &mut b], clock, on_move);
-    let _ = std::fs::remove_dir_all(dir);
-    Ok(record)
-}
-
-/// Replays a record's moves from the start.
-pub fn final_state(game: &Othello<Grid>, record: &GameRecord) -> OthelloState<Grid> {
-    let mut state = game.start();
-    for m in &record.moves {
-        if let Ok(mv) = legal_move(game, &state, &m.mv) {
-            state = game.apply(&state, mv);
-        }
+    fn position(&self, state: &OthelloState<Grid>) -> String {
+        position_lines(state)
     }
-    state
-}
 
-fn seat_record(agent: &Agent) -> SeatRecord {
-    SeatRecord { label: agent.label.clone(), display_name: agent.display_name.clone(), starts: agent.starts }
+    fn legal(&self, state: &OthelloState<Grid>, word: &str) -> Result<Move, String> {
+        legal_move(self, state, word)
+    }
+
+    fn apply(&self, state: &OthelloState<Grid>, mv: &Move) -> OthelloState<Grid> {
+        Game::apply(self, state, *mv)
+    }
+
+    fn one_line(&self, state: &OthelloState<Grid>) -> String {
+        one_line(&state.grid())
+    }
+
+    fn draw(&self, state: &OthelloState<Grid>) -> String {
+        draw(state)
+    }
+
+    fn score(&self, state: &OthelloState<Grid>) -> [u32; 2] {
+        let (dark, light) = state.score();
+        [dark, light]
+    }
+
+    fn farewell(&self, state: &OthelloState<Grid>) -> Option<String> {
+        let (dark, light) = state.score();
+        Some(format!("FINAL {dark} {light}"))
+    }
 }
