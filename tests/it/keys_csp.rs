@@ -178,8 +178,8 @@ fn csp_text() -> impl Strategy<Value = String> {
                     _ => format!("{x} = {k} * {k}\n"),
                 });
             }
-            for i in 0..assigned.min(n) {
-                if let Some(v) = domains[i].iter().next() {
+            for (i, d) in domains.iter().enumerate().take(assigned.min(n)) {
+                if let Some(v) = d.iter().next() {
                     text.push_str(&format!("assign V{i} = {v}\n"));
                 }
             }

@@ -241,4 +241,10 @@ fn malformed_input_points_at_line_and_column() {
         .code(2)
         .stderr(predicate::str::contains("line 1, column 12: '1/0' divides by zero"));
     referee_mdp(&format!("{head}go = [{{ to = \"a\", p = 1 }}]\n")).code(0).stdout(predicate::str::contains("V0"));
+    Command::cargo_bin("referee")
+        .unwrap()
+        .args(["mdp", PART3, "--iterations", "5000"])
+        .assert()
+        .code(2)
+        .stderr("referee mdp: --iterations: at most 1000, not 5000\n");
 }

@@ -10,8 +10,14 @@ use crate::keys::source::read;
 /// Policy-iteration steps when --policy-iteration-steps is not given.
 pub const DEFAULT_ROUNDS: usize = 100;
 
+/// The most value-iteration backups a key may ask for.
+pub const MAX_ITERATIONS: usize = 1000;
+
 /// Runs the command; returns the exit code.
 pub fn run(args: &MdpArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if args.iterations > MAX_ITERATIONS {
+        return fail(err, &format!("--iterations: at most {MAX_ITERATIONS}, not {}", args.iterations));
+    }
     let (name, text) = match read(&args.file) {
         Ok(read) => read,
         Err(e) => return fail(err, &e),

@@ -82,7 +82,8 @@ fn resolve(problem: &Problem, m: &Mention) -> Result<usize, (usize, String)> {
         .ok_or_else(|| (m.at, format!("unknown variable {} (declare it with '{} in ...')", m.name, m.name)))
 }
 
-type Located = Result<(usize, String), (usize, String)>;
+/// A result whose error is a byte offset and a message.
+type Fallible<T> = Result<T, (usize, String)>;
 
 fn expected(tokens: &[Token], i: usize, end: usize, what: &str) -> (usize, String) {
     match tokens.get(i) {
@@ -100,7 +101,7 @@ fn show(tok: &Tok) -> String {
 }
 
 /// A possibly negative integer at `tokens[*i]`, advancing `i`.
-fn integer(tokens: &[Token], i: &mut usize, end: usize) -> Result<(i64, usize), (usize, String)> {
+fn integer(tokens: &[Token], i: &mut usize, end: usize) -> Fallible<(i64, usize)> {
     let at = tokens.get(*i).map_or(end, |t| t.at);
     let negative = tokens.get(*i).is_some_and(|t| t.tok == Tok::Sym("-"));
     if negative {
@@ -115,7 +116,7 @@ fn integer(tokens: &[Token], i: &mut usize, end: usize) -> Result<(i64, usize), 
     }
 }
 
-fn name(tokens: &[Token], i: usize, end: usize) -> Located {
+fn name(tokens: &[Token], i: usize, end: usize) -> Fallible<(usize, String)> {
     match tokens.get(i) {
         Some(Token { tok: Tok::Name(n), at }) if n != "in" && n != "assign" => Ok((*at, n.clone())),
         _ => Err(expected(tokens, i, end, "a variable name")),
@@ -123,7 +124,7 @@ fn name(tokens: &[Token], i: usize, end: usize) -> Located {
 }
 
 /// `NAME = VALUE [, NAME = VALUE]*` after `assign`.
-fn assignments(tokens: &[Token], end: usize) -> Result<Vec<(Mention, i64, usize)>, (usize, String)> {
+fn assignments(tokens: &[Token], end: usize) -> Fallible<Vec<(Mention, i64, usize)>> {
     let mut out = Vec::new();
     let mut i = 0;
     loop {
@@ -144,7 +145,7 @@ fn assignments(tokens: &[Token], end: usize) -> Result<Vec<(Mention, i64, usize)
 }
 
 /// `NAMES in {v, ...}` or `NAMES in LO..HI`; `k` is the position of `in`.
-fn declaration(tokens: &[Token], k: usize, end: usize) -> Result<Vec<(Mention, Vec<i64>)>, (usize, String)> {
+fn declaration(tokens: &[Token], k: usize, end: usize) -> Fallible<Vec<(Mention, Vec<i64>)>> {
     let mut names = Vec::new();
     for i in 0..k {
         if tokens[i].tok == Tok::Sym(",") && i > 0 {

@@ -16,14 +16,14 @@ pub fn solve(mut a: Vec<Vec<Q>>, mut b: Vec<Q>) -> Option<Vec<Q>> {
             *x = &*x / &lead;
         }
         b[col] = &b[col] / &lead;
+        let pivot_row = a[col].clone();
         for r in 0..n {
             if r == col || a[r][col].is_zero() {
                 continue;
             }
             let factor = a[r][col].clone();
-            for c in col..n {
-                let delta = &factor * &a[col][c];
-                a[r][c] -= delta;
+            for (x, p) in a[r].iter_mut().zip(&pivot_row).skip(col) {
+                *x -= &factor * p;
             }
             let delta = &factor * &b[col];
             b[r] -= delta;
