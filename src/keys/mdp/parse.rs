@@ -74,7 +74,8 @@ pub fn parse(text: &str) -> Result<Mdp, SourceError> {
     let err = |at: usize, msg: String| SourceError::at(text, at, msg);
     let raw: RawMdp = toml::from_str(text).map_err(|e| {
         let at = e.span().map_or(0, |s| s.start);
-        err(at, e.message().trim().to_string())
+        let lines: Vec<&str> = e.message().lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        err(at, lines.join(": "))
     })?;
     let discount = exact(text, &raw.discount)?;
     if discount.is_negative() || discount > Q::one() {
@@ -214,5 +215,9 @@ mod tests {
             e("discount = 1\n[states.a]\ngo = [{ to = \"a\", p = 1, rewrad = 2 }]\n").starts_with("line 3, column ")
         );
         assert!(e("discount = \n").starts_with("line 1, column 12"));
+        assert_eq!(
+            e("discount = 1\n[states.a]\ngo = [{ to = \"a\" p = 1 }]\n"),
+            "line 3, column 18: invalid inline table: expected `}`"
+        );
     }
 }
