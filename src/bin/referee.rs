@@ -43,6 +43,8 @@ fn main() -> ExitCode {
                 let stdin = io::stdin();
                 app::othello::agent::run(args, &mut stdin.lock(), &mut out, &mut err)
             }
+            Command::Csp(args) => app::keys::csp::run(args, &mut out, &mut err),
+            Command::Mdp(args) => app::keys::mdp::run(args, &mut out, &mut err),
         };
         let _ = out.flush();
         code

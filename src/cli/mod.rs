@@ -2,8 +2,10 @@
 //! [`crate::app`], so tests call the same code without a process.
 
 pub mod exit;
+pub mod keys_solvers;
 mod othello;
 
+pub use keys_solvers::{CspArgs, MdpArgs};
 pub use othello::{OthelloGradeArgs, OthelloMatchArgs, OthelloOptions, OthelloRules, OthelloTournamentArgs};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -84,6 +86,10 @@ pub enum Command {
     /// Run a built-in agent on stdin/stdout with the agent protocol (docs/agent-protocol.md).
     #[command(subcommand)]
     Agent(AgentGame),
+    /// Answer key for a constraint problem: domains after forward checking, the heuristics' picks, the search.
+    Csp(CspArgs),
+    /// Answer key for an MDP: exact policy evaluation, value iteration, policy iteration, the optimal policy.
+    Mdp(MdpArgs),
 }
 
 /// `referee match GAME`.

@@ -4,7 +4,11 @@
 //! - [`number`]: exact rationals (`14/3` and its decimal).
 //! - [`table`]: the tables every key prints, in both formats.
 //! - [`source`]: reading an input file or stdin, and errors that point at a line and column.
+//! - [`csp`]: constraint problems (forward checking, heuristics, backtracking).
+//! - [`mdp`]: MDPs (exact policy evaluation, value and policy iteration).
 
+pub mod csp;
+pub mod mdp;
 pub mod number;
 pub mod source;
 pub mod table;

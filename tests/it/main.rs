@@ -8,6 +8,8 @@ mod diagnose;
 mod gen;
 mod grade;
 mod java_format;
+mod keys_csp;
+mod keys_mdp;
 mod mancala;
 mod mancala_agents;
 mod official;
