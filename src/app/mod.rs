@@ -6,6 +6,7 @@ mod bench_harness;
 pub mod check;
 pub mod gen;
 pub mod grade;
+pub mod keys;
 pub mod mancala;
 pub mod othello;
 pub mod takestones;

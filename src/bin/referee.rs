@@ -39,6 +39,8 @@ fn main() -> ExitCode {
                 let stdin = io::stdin();
                 app::othello::agent::run(args, &mut stdin.lock(), &mut out, &mut err)
             }
+            Command::Tree(args) => app::keys::tree::run(args, &mut out, &mut err),
+            Command::Hillclimb(args) => app::keys::hillclimb::run(args, &mut out, &mut err),
         };
         let _ = out.flush();
         code

@@ -2,6 +2,9 @@
 //! [`crate::app`], so tests call the same code without a process.
 
 pub mod exit;
+mod keys_tree;
+
+pub use keys_tree::{HillclimbArgs, TreeArgs};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -81,6 +84,10 @@ pub enum Command {
     /// Run a built-in agent on stdin/stdout with the agent protocol (docs/agent-protocol.md).
     #[command(subcommand)]
     Agent(AgentGame),
+    /// Answer key of a game tree: every node's minimax/expectimax value, the alpha-beta step table, pictures.
+    Tree(TreeArgs),
+    /// Answer key of hill-climbing on a tour (swap two locations): every step's neighbours until a local minimum.
+    Hillclimb(HillclimbArgs),
 }
 
 /// `referee match GAME`.

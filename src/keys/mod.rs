@@ -4,7 +4,10 @@
 //! - [`number`]: exact rationals (`14/3` and its decimal).
 //! - [`table`]: the tables every key prints, in both formats.
 //! - [`source`]: reading an input file or stdin, and errors that point at a line and column.
+//! - [`tree`]: game trees (`referee tree`); [`hillclimb`]: hill-climbing on a tour (`referee hillclimb`).
 
+pub mod hillclimb;
 pub mod number;
 pub mod source;
 pub mod table;
+pub mod tree;

@@ -8,6 +8,8 @@ mod diagnose;
 mod gen;
 mod grade;
 mod java_format;
+mod keys_hillclimb;
+mod keys_tree;
 mod mancala;
 mod mancala_agents;
 mod official;
