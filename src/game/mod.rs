@@ -10,8 +10,8 @@
 
 pub mod mancala;
 pub mod othello;
-pub mod tree;
 pub mod takestones;
+pub mod tree;
 
 use std::fmt;
 

@@ -95,12 +95,20 @@ fn cli_and_bad_input() {
         .stdout(predicate::str::contains("n! = 6"));
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("asym.csv", ",A,B\nA,0,1\nB,2,0\n", "line 3, column 3: the distances are not symmetric: d(B, A) = 2 but d(A, B) = 1"),
+        (
+            "asym.csv",
+            ",A,B\nA,0,1\nB,2,0\n",
+            "line 3, column 3: the distances are not symmetric: d(B, A) = 2 but d(A, B) = 1",
+        ),
         ("number.csv", ",A,B\nA,0,x\nB,1,0\n", "line 2, column 5: 'x' is not a number"),
         ("short.csv", ",A,B\nA,0\nB,1,0\n", "line 2, column 1: this row has 2 cells"),
         ("diag.csv", ",A,B\nA,1,1\nB,1,0\n", "line 2, column 3: d(A, A) must be 0, not 1"),
         ("order.csv", ",A,B\nB,0,1\nA,1,0\n", "line 2, column 1: row 1 is named 'B' but column 1 is 'A'"),
-        ("bad.toml", "labels = [\"A\", \"B\"]\ndistances = [[0, 1], [1, true]]\n", "line 2, column 27: 'true' is not a distance"),
+        (
+            "bad.toml",
+            "labels = [\"A\", \"B\"]\ndistances = [[0, 1], [1, true]]\n",
+            "line 2, column 26: 'true' is not a distance",
+        ),
         ("syntax.toml", "labels = [\"A\", \"B\"\ndistances = 3\n", "line 2, column 1:"),
     ];
     for (file, text, message) in cases {

@@ -168,10 +168,14 @@ fn cli_writes_key_and_pictures() {
 fn malformed_trees_point_at_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("bad-close.txt", "max [\n  [1 2]\n  [3 4\n", "line 1, column 5: this '[' is never closed"),
+        ("bad-close.txt", "max [\n  [1 2]\n  [3 4\n", "line 3, column 3: this '[' is never closed"),
         ("bad-number.txt", "[\n  [1 2/0]\n]\n", "line 2, column 6: '2/0' divides by zero"),
         ("bad-word.txt", "[[1 2]\n [3 foo]]", "line 2, column 5: 'foo' is neither a node kind"),
-        ("bad-prob.txt", "chance [\n 1/2: 1\n 1/3: 2 ]", "line 1, column 8: the probabilities of this chance node add up to 5/6, not 1"),
+        (
+            "bad-prob.txt",
+            "chance [\n 1/2: 1\n 1/3: 2 ]",
+            "line 1, column 8: the probabilities of this chance node add up to 5/6, not 1",
+        ),
         ("bad-label.txt", "[A: 1\n A: 2]", "line 2, column 2: label 'A' is already used on line 1"),
     ];
     for (file, text, message) in cases {

@@ -85,7 +85,10 @@ impl LeafValue {
         let values = (0..tree.len())
             .map(|id| match &tree.node(id).kind {
                 Kind::Leaf(q) => Exact::from_q(q).ok_or_else(|| {
-                    format!("leaf {} is too large for the search (at most 18 digits above and below the bar)", tree.name(id))
+                    format!(
+                        "leaf {} is too large for the search (at most 18 digits above and below the bar)",
+                        tree.name(id)
+                    )
                 }),
                 _ => Ok(Exact::NegInf),
             })

@@ -191,7 +191,13 @@ fn csv(text: &str) -> Result<Cells, SourceError> {
             return Err(SourceError::at(
                 text,
                 row[0].0,
-                format!("row {} is named '{}' but column {} is '{}' (rows go in the header's order)", i + 1, row[0].1, i + 1, labels[i]),
+                format!(
+                    "row {} is named '{}' but column {} is '{}' (rows go in the header's order)",
+                    i + 1,
+                    row[0].1,
+                    i + 1,
+                    labels[i]
+                ),
             ));
         }
         rows.push(row[1..].to_vec());

@@ -150,7 +150,12 @@ impl Parser<'_> {
                 }
             } else {
                 kind = Some(keyword(&word).ok_or_else(|| {
-                    self.err(at, format!("'{word}' is neither a node kind (max, min, chance) nor a label (a label ends with ':')"))
+                    self.err(
+                        at,
+                        format!(
+                            "'{word}' is neither a node kind (max, min, chance) nor a label (a label ends with ':')"
+                        ),
+                    )
                 })?);
             }
         }
@@ -172,7 +177,9 @@ impl Parser<'_> {
                 Ok(self.tree.add(parent, label, Kind::Leaf(q), probability))
             }
             None => Err(self.err(at, "the input ended where a node was expected (a number or [ children ])")),
-            Some(c) => Err(self.err(at, format!("unexpected '{c}' where a node was expected (a number or [ children ])"))),
+            Some(c) => {
+                Err(self.err(at, format!("unexpected '{c}' where a node was expected (a number or [ children ])")))
+            }
         }
     }
 
@@ -201,7 +208,9 @@ impl Parser<'_> {
                     self.skip();
                     if self.peek() == Some(':') {
                         if *kind != Kind::Chance {
-                            return Err(self.err(at, "an edge probability ('p: node') is only allowed under a chance node"));
+                            return Err(
+                                self.err(at, "an edge probability ('p: node') is only allowed under a chance node")
+                            );
                         }
                         self.pos += 1;
                         let p = number::parse(&token).map_err(|e| self.err(at, e))?;
@@ -228,11 +237,17 @@ impl Parser<'_> {
                 let each = Q::new(1.into(), n.into());
                 self.tree.set_probabilities(id, vec![each; n]);
             } else if given < probabilities.len() {
-                return Err(self.err(open, "give every child of this chance node a probability ('p: node'), or none (equal chances)"));
+                return Err(self.err(
+                    open,
+                    "give every child of this chance node a probability ('p: node'), or none (equal chances)",
+                ));
             } else {
                 let sum: Q = probabilities.into_iter().flatten().sum();
                 if !sum.is_one() {
-                    return Err(self.err(open, format!("the probabilities of this chance node add up to {}, not 1", number::fraction(&sum))));
+                    return Err(self.err(
+                        open,
+                        format!("the probabilities of this chance node add up to {}, not 1", number::fraction(&sum)),
+                    ));
                 }
             }
         }

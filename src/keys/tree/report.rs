@@ -64,6 +64,16 @@ pub fn steps_table(tree: &Tree, steps: &[Step]) -> Table {
     t
 }
 
+/// One line of prose: as is in text, a list item in markdown (so lines do not run together); a `\n` at the end of
+/// `text` leaves a blank line after it.
+fn say(out: &mut String, format: Format, text: &str) {
+    if format == Format::Md {
+        out.push_str("- ");
+    }
+    out.push_str(text);
+    out.push('\n');
+}
+
 fn heading(out: &mut String, format: Format, title: &str) {
     match format {
         Format::Text => {
@@ -80,14 +90,17 @@ pub fn render(r: &Report<'_>, format: Format) -> String {
     let tree = r.tree;
     let mut out = String::new();
     let count = |f: fn(&Kind) -> bool| tree.nodes().iter().filter(|n| f(&n.kind)).count();
-    let _ = writeln!(
-        out,
-        "Tree: {} nodes ({} MAX, {} MIN, {} CHANCE, {} leaves).\n",
-        tree.len(),
-        count(|k| *k == Kind::Max),
-        count(|k| *k == Kind::Min),
-        count(|k| *k == Kind::Chance),
-        count(|k| matches!(k, Kind::Leaf(_)))
+    say(
+        &mut out,
+        format,
+        &format!(
+            "Tree: {} nodes ({} MAX, {} MIN, {} CHANCE, {} leaves).\n",
+            tree.len(),
+            count(|k| *k == Kind::Max),
+            count(|k| *k == Kind::Min),
+            count(|k| *k == Kind::Chance),
+            count(|k| matches!(k, Kind::Leaf(_)))
+        ),
     );
     let method = if r.values.expectimax { "Expectimax" } else { "Minimax" };
     heading(&mut out, format, &format!("{method} value of every node"));
@@ -96,21 +109,24 @@ pub fn render(r: &Report<'_>, format: Format) -> String {
     let root = &r.values.values[tree.root()];
     match r.trace {
         Err(why) => {
-            let _ = writeln!(out, "No alpha-beta table: {why}.\n");
+            say(&mut out, format, &format!("No alpha-beta table: {why}.\n"));
         }
         Ok(trace) => {
             let title = format!("Alpha-beta (AIMA Figure 5.7), children {}", r.order.describe());
             heading(&mut out, format, &title);
             out.push_str(&steps_table(tree, &trace.steps).render(format));
             out.push('\n');
-            pruned(&mut out, tree, trace);
+            pruned(&mut out, format, tree, trace);
             let ab = trace.value.to_q();
             let agree = if ab.as_ref() == Some(root) { "they agree" } else { "THEY DISAGREE" };
-            let _ = writeln!(
-                out,
-                "Root value: alpha-beta {}, minimax {} ({agree}).",
-                Exact::to_q(trace.value).map_or(trace.value.to_string(), |q| both(&q)),
-                both(root)
+            say(
+                &mut out,
+                format,
+                &format!(
+                    "Root value: alpha-beta {}, minimax {} ({agree}).",
+                    Exact::to_q(trace.value).map_or(trace.value.to_string(), |q| both(&q)),
+                    both(root)
+                ),
             );
         }
     }
@@ -120,17 +136,25 @@ pub fn render(r: &Report<'_>, format: Format) -> String {
     };
     match r.values.best {
         Some(pos) => {
-            let _ = writeln!(out, "Move at the root ({}): {}.", tree.node(tree.root()).kind.name(), name(pos));
+            say(
+                &mut out,
+                format,
+                &format!("Move at the root ({}): {}.", tree.node(tree.root()).kind.name(), name(pos)),
+            );
         }
         None => {
-            let _ = writeln!(out, "No move at the root: it is a {}; its value is {}.", tree.node(0).kind.name(), both(root));
+            say(
+                &mut out,
+                format,
+                &format!("No move at the root: it is a {}; its value is {}.", tree.node(0).kind.name(), both(root)),
+            );
         }
     }
     out
 }
 
 /// The pruned branches, by the node they hang from.
-fn pruned(out: &mut String, tree: &Tree, trace: &Trace) {
+fn pruned(out: &mut String, format: Format, tree: &Tree, trace: &Trace) {
     let cuts: Vec<String> = trace
         .steps
         .iter()
@@ -142,13 +166,9 @@ fn pruned(out: &mut String, tree: &Tree, trace: &Trace) {
         .collect();
     let unvisited = trace.visited.iter().filter(|v| !**v).count();
     if cuts.is_empty() {
-        let _ = writeln!(out, "Pruned: nothing; every node was visited.");
+        say(out, format, "Pruned: nothing; every node was visited.");
     } else {
-        let _ = writeln!(
-            out,
-            "Pruned: {} ({unvisited} of {} nodes never visited).",
-            cuts.join("; "),
-            tree.len()
-        );
+        let text = format!("Pruned: {} ({unvisited} of {} nodes never visited).", cuts.join("; "), tree.len());
+        say(out, format, &text);
     }
 }

@@ -61,11 +61,9 @@ fn expectimax(tree: &Tree, id: usize, values: &mut [Q]) {
         Kind::Leaf(q) => q.clone(),
         Kind::Max => children.max().cloned().unwrap_or_default(),
         Kind::Min => children.min().cloned().unwrap_or_default(),
-        Kind::Chance => node
-            .children
-            .iter()
-            .map(|&c| tree.node(c).probability.clone().unwrap_or_default() * &values[c])
-            .sum(),
+        Kind::Chance => {
+            node.children.iter().map(|&c| tree.node(c).probability.clone().unwrap_or_default() * &values[c]).sum()
+        }
     };
 }
 

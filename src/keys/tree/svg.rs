@@ -85,7 +85,9 @@ font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n<rect width=\"10
             Kind::Max => format!("<polygon points=\"{x},{} {},{} {},{}\" {paint}/>", y - R, x - R, y + R, x + R, y + R),
             Kind::Min => format!("<polygon points=\"{x},{} {},{} {},{}\" {paint}/>", y + R, x - R, y - R, x + R, y - R),
             Kind::Chance => format!("<circle cx=\"{x}\" cy=\"{y}\" r=\"{R}\" {paint}/>"),
-            Kind::Leaf(_) => format!("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {paint}/>", x - R, y - R, 2.0 * R, 2.0 * R),
+            Kind::Leaf(_) => {
+                format!("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {paint}/>", x - R, y - R, 2.0 * R, 2.0 * R)
+            }
         };
         out.push_str(&shape);
         out.push('\n');
