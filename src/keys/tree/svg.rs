@@ -1,5 +1,5 @@
 //! The tree as a self-contained SVG (no fonts, scripts or links to fetch): leaves evenly spaced left to right,
-//! each parent centred over its children; one `<text>` per node; pruned edges dashed red and crossed.
+//! each parent centred over its children; one `<text>` per node (below a leaf, right of other nodes); pruned edges dashed red and crossed.
 
 use std::fmt::Write as _;
 
@@ -44,7 +44,7 @@ fn layout(tree: &Tree) -> Vec<(f64, f64)> {
 /// The SVG text. `visited` is the alpha-beta run's (by id), or `None` when there was none.
 pub fn svg(tree: &Tree, values: &[Q], visited: Option<&[bool]>) -> String {
     let at = layout(tree);
-    let width = at.iter().map(|p| p.0).fold(0.0, f64::max) + MARGIN + DX / 2.0;
+    let width = at.iter().map(|p| p.0).fold(0.0, f64::max) + MARGIN + DX;
     let height = at.iter().map(|p| p.1).fold(0.0, f64::max) + MARGIN + 20.0;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
@@ -91,9 +91,11 @@ font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n<rect width=\"10
         };
         out.push_str(&shape);
         out.push('\n');
+        // Leaves are captioned below, other nodes to the right (their edges leave from the bottom).
+        let (tx, ty, anchor) =
+            if node.children.is_empty() { (x, y + R + 14.0, "middle") } else { (x + R + 4.0, y + 4.0, "start") };
         let mut text = format!(
-            "<text x=\"{x}\" y=\"{}\" text-anchor=\"middle\"{faded}>{}",
-            y + R + 14.0,
+            "<text x=\"{tx}\" y=\"{ty}\" text-anchor=\"{anchor}\"{faded}>{}",
             escape(&caption(tree, values, id))
         );
         if let (Some(p), Some(parent)) = (edge_probability(tree, id), node.parent) {
