@@ -45,6 +45,8 @@ fn main() -> ExitCode {
             }
             Command::Csp(args) => app::keys::csp::run(args, &mut out, &mut err),
             Command::Mdp(args) => app::keys::mdp::run(args, &mut out, &mut err),
+            Command::Tree(args) => app::keys::tree::run(args, &mut out, &mut err),
+            Command::Hillclimb(args) => app::keys::hillclimb::run(args, &mut out, &mut err),
         };
         let _ = out.flush();
         code

@@ -3,9 +3,11 @@
 
 pub mod exit;
 pub mod keys_solvers;
+mod keys_tree;
 mod othello;
 
 pub use keys_solvers::{CspArgs, MdpArgs};
+pub use keys_tree::{HillclimbArgs, TreeArgs};
 pub use othello::{OthelloGradeArgs, OthelloMatchArgs, OthelloOptions, OthelloRules, OthelloTournamentArgs};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -90,6 +92,10 @@ pub enum Command {
     Csp(CspArgs),
     /// Answer key for an MDP: exact policy evaluation, value iteration, policy iteration, the optimal policy.
     Mdp(MdpArgs),
+    /// Answer key of a game tree: every node's minimax/expectimax value, the alpha-beta step table, pictures.
+    Tree(TreeArgs),
+    /// Answer key of hill-climbing on a tour (swap two locations): every step's neighbours until a local minimum.
+    Hillclimb(HillclimbArgs),
 }
 
 /// `referee match GAME`.

@@ -5,11 +5,13 @@
 //! the trait; it is injected into the search as an [`crate::search::Evaluator`], because the same rules are scored
 //! differently by different assignments (the two Take-Stones editions share rules, not values).
 //!
-//! One module per game: [`takestones`], [`mancala`], [`othello`].
+//! One module per game: [`takestones`], [`mancala`], [`othello`], and [`tree`] for the explicit trees of written
+//! problems.
 
 pub mod mancala;
 pub mod othello;
 pub mod takestones;
+pub mod tree;
 
 use std::fmt;
 

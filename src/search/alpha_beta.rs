@@ -74,6 +74,7 @@ where
         if self.observer.should_stop() {
             return None;
         }
+        self.observer.entered(&(alpha, beta));
         let terminal = self.game.is_terminal(state);
         if terminal || self.limits.is_cutoff(depth) {
             let value = self.eval.evaluate(self.game, state, terminal);

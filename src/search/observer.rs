@@ -48,6 +48,13 @@ pub trait Observer<G: Game, V> {
         let _ = depth;
     }
 
+    /// Alpha-beta only: the `(alpha, beta)` window the node just entered received (called right after
+    /// [`Observer::enter`], before the node is expanded). Step tables print it next to the final window.
+    #[inline]
+    fn entered(&mut self, window: &(V, V)) {
+        let _ = window;
+    }
+
     /// A node is about to return.
     #[inline]
     fn exit(&mut self, node: &NodeExit<'_, G, V>) {
@@ -71,6 +78,10 @@ impl<G: Game, V, O: Observer<G, V> + ?Sized> Observer<G, V> for &mut O {
         (**self).enter(depth)
     }
     #[inline]
+    fn entered(&mut self, window: &(V, V)) {
+        (**self).entered(window)
+    }
+    #[inline]
     fn exit(&mut self, node: &NodeExit<'_, G, V>) {
         (**self).exit(node)
     }
@@ -86,6 +97,11 @@ impl<G: Game, V, A: Observer<G, V>, B: Observer<G, V>> Observer<G, V> for (A, B)
     fn enter(&mut self, depth: u32) {
         self.0.enter(depth);
         self.1.enter(depth);
+    }
+    #[inline]
+    fn entered(&mut self, window: &(V, V)) {
+        self.0.entered(window);
+        self.1.entered(window);
     }
     #[inline]
     fn exit(&mut self, node: &NodeExit<'_, G, V>) {

@@ -1,4 +1,6 @@
-//! The answer-key commands: read the input, solve, print the key.
+//! The answer-key commands: read a written problem's input, solve it, print its key.
 
 pub mod csp;
+pub mod hillclimb;
 pub mod mdp;
+pub mod tree;
