@@ -8,10 +8,12 @@
 //! - [`spec`]: `builtin:NAME`, `cmd:COMMAND`, a student's Java player ([`java_host`]).
 //! - [`record`]: game records.
 //! - [`mancala`]: Mancala games.
+//! - [`othello`]: Othello, students' Python agents (conformance of their search functions).
 
 pub mod agent;
 pub mod java_host;
 pub mod mancala;
+pub mod othello;
 pub mod process;
 pub mod protocol;
 pub mod rating;
