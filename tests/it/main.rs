@@ -14,6 +14,7 @@ mod official;
 mod oracle;
 mod othello;
 mod othello_agents;
+mod othello_check;
 mod othello_shared;
 mod properties;
 mod referee;
