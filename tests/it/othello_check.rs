@@ -78,8 +78,16 @@ fn correct_modules_of_both_signatures_agree_on_every_call() {
 fn last_best_ties_in_minimax_are_reported_with_the_call_and_the_board() {
     let json = tempfile::NamedTempFile::new().unwrap();
     let agent = module("wrong_ties_ai.py");
-    let (code, stdout, stderr) =
-        check(&["--agent", agent.to_str().unwrap(), "--seed", "3", "--cases", "10", "--json", json.path().to_str().unwrap()]);
+    let (code, stdout, stderr) = check(&[
+        "--agent",
+        agent.to_str().unwrap(),
+        "--seed",
+        "3",
+        "--cases",
+        "10",
+        "--json",
+        json.path().to_str().unwrap(),
+    ]);
     assert_eq!(code, 1, "{stdout}{stderr}");
     for function in [Function::SelectMoveMinimax, Function::MinimaxMaxNode, Function::MinimaxMinNode] {
         let (agreed, total) = counts(&stdout, function);
@@ -95,11 +103,8 @@ fn last_best_ties_in_minimax_are_reported_with_the_call_and_the_board() {
     let first = reference::node(&start, Player::Max, false, Some(1)).unwrap().best.unwrap();
     let game = Othello::<Grid>::new(4, Rules::Framework).unwrap();
     let last = game.legal_moves(&game.start()).last().unwrap();
-    let line = format!(
-        "  select_move_minimax(board, 1, 1) [fixed 1]: expected {}, got {}",
-        move_text(first),
-        move_text(last)
-    );
+    let line =
+        format!("  select_move_minimax(board, 1, 1) [fixed 1]: expected {}, got {}", move_text(first), move_text(last));
     assert!(stdout.contains(&line), "{line}\n{stdout}");
     let drawn: String = start.to_string().lines().map(|l| format!("    {l}\n")).collect();
     assert!(stdout.contains(&drawn), "{stdout}");
@@ -126,10 +131,7 @@ fn debug_prints_and_an_unguarded_run_ai_are_survived_and_reported() {
         let (agreed, total) = counts(&stdout, function);
         assert!(total > 0 && agreed == total, "{stdout}");
     }
-    assert!(
-        stdout.contains("alphabeta_max_node(board, color, alpha, beta, level, limit): not checked"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("alphabeta_max_node(board, color, alpha, beta, level, limit): not checked"), "{stdout}");
 }
 
 #[test]
