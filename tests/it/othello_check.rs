@@ -170,6 +170,15 @@ fn missing_and_raising_functions_are_named_not_crashed_on() {
     assert_eq!((select.errors, select.agreed), (select.total, 0));
     assert_eq!(select.failures[0].kind, FailureKind::Error);
     assert!(select.failures[0].got.starts_with("KeyError: 1 (partial_ai.py line 5"), "{}", select.failures[0].got);
+    // A module that ends Python while being imported: nothing can be called, and that is the student's fault.
+    let gone = dir.path().join("gone_ai.py");
+    std::fs::write(&gone, "import os\nprint('bye')\nos._exit(4)\n").unwrap();
+    let report = run(&gone, &options(1, 3)).unwrap();
+    assert!(report.import_fatal && report.functions.is_empty() && !report.passed());
+    let problem = report.import_problem.clone().unwrap();
+    assert!(problem.contains("exit code 4") && problem.contains("bye"), "{problem}");
+    let report = run(&path, &options(1, 3)).unwrap();
+    let get = |function| report.functions.iter().find(|f| f.function == function).unwrap();
     // compute_utility returning 0 agrees exactly where the disc difference is 0.
     let utility = get(Function::ComputeUtility);
     assert!(utility.mismatches > 0 && utility.mismatches + utility.agreed == utility.total);

@@ -39,8 +39,9 @@ pub struct FunctionInfo {
 pub enum StartError {
     /// Python itself could not run the helper: the environment's fault.
     Python(String),
-    /// The student's module hung or ended Python while being imported: the student's.
-    Import(String),
+    /// The student's module hung or ended Python while being imported (the student's fault): Python's version
+    /// and what happened.
+    Import(String, String),
 }
 
 /// The outcome of one call.
@@ -107,14 +108,17 @@ impl Helper {
             },
             Incoming::Timeout => {
                 process.kill();
-                Err(StartError::Import(format!(
-                    "importing the module did not finish within {} (does it run a game or read stdin at import?)",
-                    seconds(self.timeout)
-                )))
+                Err(StartError::Import(
+                    self.python.clone(),
+                    format!(
+                        "importing the module did not finish within {} (does it run a game or read stdin at import?)",
+                        seconds(self.timeout)
+                    ),
+                ))
             }
             Incoming::Closed | Incoming::Bad(_) => {
                 let why = died(&mut process);
-                Err(StartError::Import(format!("Python ended while importing the module: {why}")))
+                Err(StartError::Import(self.python.clone(), format!("Python ended while importing the module: {why}")))
             }
         }
     }
@@ -130,7 +134,7 @@ impl Helper {
             return Reply::Died(why.clone());
         }
         if self.process.is_none() {
-            if let Err(StartError::Python(why) | StartError::Import(why)) = self.restart() {
+            if let Err(StartError::Python(why) | StartError::Import(_, why)) = self.restart() {
                 let why = format!("not run: Python could not be restarted after a timeout: {why}");
                 self.broken = Some(why.clone());
                 return Reply::Died(why);

@@ -137,7 +137,8 @@ pub fn run(file: &Path, options: &Options) -> Result<Report, HarnessError> {
     let (mut helper, hello) = match Helper::start(launch, options.timeout) {
         Ok(started) => started,
         Err(StartError::Python(why)) => return Err(HarnessError::Setup(why)),
-        Err(StartError::Import(why)) => {
+        Err(StartError::Import(python, why)) => {
+            report.python = python;
             report.import_problem = Some(why);
             report.import_fatal = true;
             report.seconds = began.elapsed().as_secs_f64();

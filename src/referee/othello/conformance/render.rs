@@ -28,7 +28,7 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "import: {problem}");
         if report.import_fatal {
             let _ = writeln!(out, "no function could be checked");
-        } else {
+        } else if problem.starts_with("EOFError") || problem.starts_with("SystemExit") {
             let _ = writeln!(
                 out,
                 "  (importing must not run anything: put the game loop under `if __name__ == \"__main__\":`)"
@@ -41,12 +41,23 @@ pub fn render(report: &Report) -> String {
     for f in &report.functions {
         function(&mut out, f);
     }
-    let failed: Vec<&str> = report.functions.iter().filter(|f| f.failed()).map(|f| f.function.name()).collect();
-    let _ = match (report.passed(), failed.is_empty()) {
-        (true, _) => writeln!(out, "result: every call agrees with the reference ({:.1}s)", report.seconds),
-        (false, true) => writeln!(out, "result: the module's import must be fixed ({:.1}s)", report.seconds),
-        (false, false) => writeln!(out, "result: {} disagree ({:.1}s)", failed.join(", "), report.seconds),
+    let names = |missing: bool| -> Vec<&str> {
+        let failing = report.functions.iter().filter(|f| f.failed() && (f.form == Form::Missing) == missing);
+        failing.map(|f| f.function.name()).collect()
     };
+    let mut verdict = Vec::new();
+    if report.import_problem.is_some() {
+        verdict.push("the import must be fixed".to_string());
+    }
+    for (list, what) in [(names(false), "disagree"), (names(true), "missing")] {
+        if !list.is_empty() {
+            verdict.push(format!("{} {what}", list.join(", ")));
+        }
+    }
+    if verdict.is_empty() {
+        verdict.push("every call agrees with the reference".into());
+    }
+    let _ = writeln!(out, "result: {} ({:.1}s)", verdict.join("; "), report.seconds);
     out
 }
 

@@ -47,9 +47,13 @@ def take_stdio():
 
 
 def describe(exc):
-    """One line: the exception's type and message, and the last place in a traceback that raised it."""
+    """One line: the exception's type and message, and the last place in the student's code that raised it."""
     text = "%s: %s" % (type(exc).__name__, exc)
-    frames = traceback.extract_tb(exc.__traceback__)
+    here = os.path.abspath(__file__)
+    frames = [
+        f for f in traceback.extract_tb(exc.__traceback__)
+        if not f.filename.startswith("<") and os.path.abspath(f.filename) != here
+    ]
     if frames:
         last = frames[-1]
         text += " (%s line %s, in %s)" % (os.path.basename(last.filename), last.lineno, last.name)
@@ -150,7 +154,6 @@ def main():
     send({"started": True, "python": sys.version.split()[0]})
     sys.path[0] = os.path.dirname(path)
     sys.argv = [path]
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
     name, module, problem = load(path)
     forms = {}
     report = {}
