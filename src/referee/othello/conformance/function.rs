@@ -83,7 +83,7 @@ pub enum Form {
     WithoutLimit,
     /// A signature the check cannot call with known meaning (the oldest template's `level, limit`): not checked.
     Unsupported,
-    /// The module has no such function.
+    /// The module has no such function (or the name holds something that cannot be called).
     Missing,
 }
 

@@ -30,7 +30,7 @@ pub struct Hello {
 pub struct FunctionInfo {
     /// How it is called.
     pub form: Form,
-    /// `(board, color, limit, caching=0)`, when it exists.
+    /// `(board, color, limit, caching=0)` when it exists; what the name holds when it is not a function.
     pub signature: Option<String>,
 }
 

@@ -51,7 +51,8 @@ pub struct Options {
     pub cases: usize,
     /// Wall-clock limit of each call (and of the import).
     pub timeout: Duration,
-    /// Who the student's code runs as.
+    /// Who the student's code runs as (the default runs it as the caller; a grader running as root should pass
+    /// [`Sandbox::default_for_this_process`], as `check othello` does).
     pub sandbox: Sandbox,
     /// Where the scratch folder goes (default: the system temp folder).
     pub work: Option<PathBuf>,

@@ -67,7 +67,8 @@ fn function(out: &mut String, f: &FunctionReport) {
     let signature = f.signature.as_deref().unwrap_or("");
     match f.form {
         Form::Missing => {
-            let _ = writeln!(out, "{name}: missing");
+            let why = f.signature.as_deref().map_or(String::new(), |s| format!(" ({s})"));
+            let _ = writeln!(out, "{name}: missing{why}");
             return;
         }
         Form::Unsupported => {

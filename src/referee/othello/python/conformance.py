@@ -162,7 +162,8 @@ def main():
         if function is None:
             report[function_name] = {"form": "missing", "signature": None}
         elif not callable(function):
-            report[function_name] = {"form": "unsupported", "signature": "(not a function: %s)" % type(function).__name__}
+            kind = type(function).__name__
+            report[function_name] = {"form": "missing", "signature": "not a function but a value of type %s" % kind}
         else:
             forms[function_name] = form_of(function_name, function)
             report[function_name] = {"form": forms[function_name][0], "signature": forms[function_name][1]}
