@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::path::Path;
 
-use crate::cli::{exit, CheckArgs, CheckGame};
+use crate::cli::{exit, CheckArgs, CheckTarget};
 use crate::diagnose::takestones::check::{check, CheckConfig, CheckReport, Divergence, Ran};
 use crate::diagnose::takestones::generate::Shape;
 use crate::diagnose::takestones::Diagnosis;
@@ -14,10 +14,23 @@ use crate::harness::render::visible::show_invisible;
 use crate::harness::runner::{self, Exit, Limits, RunSpec, Sandbox, Template};
 use crate::reference::takestones::Edition;
 
-/// Runs the check; returns the exit code.
+/// Runs the check (`check othello` goes to [`super::othello::check`]); returns the exit code.
 pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let CheckGame::Takestones = args.game;
-    let template = match Template::parse(&args.cmd, args.shell) {
+    if args.game == CheckTarget::Othello {
+        return super::othello::check::run(args, out, err);
+    }
+    if args.agent.is_some() || args.json.is_some() {
+        let _ = writeln!(err, "referee check takestones: --agent and --json are for `referee check othello`");
+        return exit::USAGE;
+    }
+    let Some(cmd) = &args.cmd else {
+        let _ = writeln!(
+            err,
+            "referee check takestones: --cmd is required (e.g. --cmd 'java -cp {{dir}} TakeStones {{args}}')"
+        );
+        return exit::USAGE;
+    };
+    let template = match Template::parse(cmd, args.shell) {
         Ok(t) => t,
         Err(e) => {
             let _ = writeln!(err, "referee check: --cmd: {e}");
@@ -41,7 +54,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let config = CheckConfig {
         edition: args.edition,
         seed,
-        cases: args.cases,
+        cases: args.cases.unwrap_or(200),
         shape: Shape::for_edition(args.edition, args.max_stones),
         shrink_runs: 300,
     };

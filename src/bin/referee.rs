@@ -4,7 +4,7 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use referee::app;
-use referee::cli::{AgentGame, Command, MatchGame, RefereeCli, TournamentGame};
+use referee::cli::{AgentGame, CheckTarget, Command, MatchGame, RefereeCli, TournamentGame};
 
 fn main() -> ExitCode {
     // The runner's launcher step (see `harness::runner::launcher`), before any argument parsing.
@@ -23,6 +23,9 @@ fn main() -> ExitCode {
         let code = match &cli.command {
             Command::Takestones(args) => app::takestones::run("referee takestones", args, &mut out, &mut err),
             Command::Grade(args) => app::grade::run(args, &mut out, &mut err),
+            Command::Check(args) if args.game == CheckTarget::Othello => {
+                app::othello::check::run(args, &mut out, &mut err)
+            }
             Command::Check(args) => app::check::run(args, &mut out, &mut err),
             Command::Gen(args) => app::gen::run(args, &mut out, &mut err),
             Command::Verify(args) => app::verify::run(args, &mut out),

@@ -72,6 +72,7 @@ pub enum Command {
     Grade(Box<GradeArgs>),
     /// Self-check a program against the reference on the official cases and seeded random positions; the first
     /// divergence is shrunk to the smallest position that shows it and the bug is named when it is a known one.
+    /// `check othello --agent FILE` calls an Othello module's search functions and compares every answer.
     Check(CheckArgs),
     /// Generate a test suite that tells every known bug apart from the reference, with expected outputs.
     Gen(GenArgs),
@@ -368,45 +369,70 @@ pub struct GradeArgs {
     pub work: Option<std::path::PathBuf>,
 }
 
-/// Games `referee check` knows.
+/// Games `referee gen` knows (and `referee check`, which also knows [`CheckTarget::Othello`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CheckGame {
     /// Take-Stones (UW CS540 alpha-beta).
     Takestones,
 }
 
+/// Games `referee check` knows (`gen` knows only [`CheckGame`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckTarget {
+    /// Take-Stones (UW CS540 alpha-beta): runs your program (--cmd) on cases.
+    Takestones,
+    /// Othello (the course's Python agent): calls your module's search functions (--agent).
+    Othello,
+}
+
 /// `referee check`.
 #[derive(Debug, Clone, Args)]
-#[command(after_help = "Exit codes: 0 no divergence, 1 a divergence (shrunk and diagnosed above), 2 usage error, \
-3 the program could not be started.")]
+#[command(
+    after_help = "Exit codes: 0 no divergence, 1 a divergence (takestones: shrunk and diagnosed above; othello: \
+a function disagrees, is missing, raised or timed out, or the import failed), 2 usage error (e.g. a missing file), \
+3 the program or Python could not be started."
+)]
 pub struct CheckArgs {
     /// The game.
     #[arg(value_enum)]
-    pub game: CheckGame,
-    /// How to run your program: {dir} is --dir, {args} the case's arguments, e.g. 'java -cp {dir} TakeStones {args}'.
+    pub game: CheckTarget,
+    /// takestones: how to run your program: {dir} is --dir, {args} the case's arguments, e.g.
+    /// 'java -cp {dir} TakeStones {args}'.
     #[arg(long)]
-    pub cmd: String,
-    /// Your program's folder (default: the current folder).
+    pub cmd: Option<String>,
+    /// takestones: your program's folder (default: the current folder).
     #[arg(long, default_value = ".")]
     pub dir: std::path::PathBuf,
-    /// Which edition's output your program prints.
+    /// takestones: which edition's output your program prints.
     #[arg(long, value_enum, default_value_t)]
     pub edition: Edition,
     /// Seed of the random positions (printed on every run, so any failure can be replayed).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Random positions after the official cases.
-    #[arg(long, default_value_t = 200)]
-    pub cases: usize,
-    /// Largest number of stones in a random position.
+    /// Random positions after the official (takestones, default 200) or fixed (othello, default 60) cases.
+    #[arg(long)]
+    pub cases: Option<usize>,
+    /// takestones: largest number of stones in a random position.
     #[arg(long, default_value_t = 30)]
     pub max_stones: u32,
-    /// Per-run wall-clock limit.
+    /// Wall-clock limit per run (takestones) or per function call (othello).
     #[arg(long, default_value = "10s")]
     pub timeout: String,
-    /// Run --cmd through `sh -c`.
+    /// takestones: run --cmd through `sh -c`.
     #[arg(long)]
     pub shell: bool,
+    /// othello: your agent module (e.g. `hy2574_ai.py`); it is imported, never run.
+    #[arg(long)]
+    pub agent: Option<std::path::PathBuf>,
+    /// othello: the Python 3 that imports it.
+    #[arg(long, default_value = "/usr/bin/python3")]
+    pub python: String,
+    /// othello: also write the full report (every failing call) as JSON to this file.
+    #[arg(long)]
+    pub json: Option<std::path::PathBuf>,
+    /// othello: run your code as your own user even as root (by default root runs it as `nobody`).
+    #[arg(long)]
+    pub run_as_self: bool,
 }
 
 /// How `referee gen` lays a suite out.

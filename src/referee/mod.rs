@@ -4,10 +4,13 @@
 //!
 //! - [`process`]: one agent process (group, sandbox, limits, lines in, stderr tail).
 //! - [`protocol`]: the lines.
-//! - [`agent`]: time control and adjudication of one turn, restarts.
-//! - [`spec`]: `builtin:NAME`, `cmd:COMMAND`, a student's Java player ([`java_host`]).
-//! - [`record`]: game records.
+//! - [`agent`]: time control and adjudication of one turn, restarts; the Othello course's protocol as a dialect.
+//! - [`game_loop`]: one game between two agents, for any [`game_loop::Refereed`] game.
+//! - [`spec`]: `builtin:NAME`, `cmd:COMMAND`, a student's Java player ([`java_host`]) or Python agent
+//!   ([`python_host`]).
+//! - [`record`]: game records; [`rating`]: Bradley-Terry ratings; [`slots`]: one game per CPU.
 //! - [`mancala`]: Mancala games.
+//! - [`othello`]: Othello games in the course's protocol, and conformance of students' search functions.
 
 pub mod agent;
 pub mod game_loop;

@@ -1,7 +1,9 @@
 //! The Othello commands: `match othello`, `grade othello`, `tournament othello`, and the built-in agents' `agent`
-//! process (the course's game-manager protocol on stdin/stdout).
+//! process (the course's game-manager protocol on stdin/stdout), and `check othello` (conformance of a student's
+//! search functions).
 
 pub mod agent;
+pub mod check;
 pub mod grade;
 pub mod matches;
 

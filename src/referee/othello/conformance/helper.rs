@@ -1,0 +1,208 @@
+//! The Python helper (`python/conformance.py`) as a process: started in its own sandboxed process group, asked one
+//! JSON line at a time under a wall clock, killed and started afresh when a call overstays.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::function::Form;
+use crate::harness::runner::launcher::FAILED_TAG;
+use crate::referee::process::{AgentProcess, Incoming, Launch};
+
+/// Python's own start-up gets this much on top of the per-call timeout (the import is timed like a call).
+const STARTUP: Duration = Duration::from_secs(5);
+
+/// What the helper says after importing the student's module.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Hello {
+    /// The module's name (the file's stem).
+    pub module: String,
+    /// What the import raised, if anything (the functions defined before it are still there).
+    pub import_error: Option<String>,
+    /// Each template function's form and signature.
+    pub functions: BTreeMap<String, FunctionInfo>,
+}
+
+/// One function as the helper found it.
+#[derive(Clone, Debug, Deserialize)]
+pub struct FunctionInfo {
+    /// How it is called.
+    pub form: Form,
+    /// `(board, color, limit, caching=0)` when it exists; what the name holds when it is not a function.
+    pub signature: Option<String>,
+}
+
+/// Why the helper could not be brought up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartError {
+    /// Python itself could not run the helper: the environment's fault.
+    Python(String),
+    /// The student's module hung or ended Python while being imported (the student's fault): Python's version
+    /// and what happened.
+    Import(String, String),
+}
+
+/// The outcome of one call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// The function returned this (tuples as lists, infinities as strings).
+    Ok(Value),
+    /// It raised: type, message and where.
+    Raised(String),
+    /// No answer within the timeout; the helper was killed.
+    Timeout,
+    /// The helper died or could not be restarted (the text says how).
+    Died(String),
+}
+
+/// A running helper, restarted on demand after a kill.
+pub struct Helper {
+    launch: Launch,
+    timeout: Duration,
+    process: Option<AgentProcess>,
+    /// Python's version, from the first start.
+    pub python: String,
+    next_id: u64,
+    /// Why a restart failed: every later call fails at once instead of waiting for another.
+    broken: Option<String>,
+}
+
+impl Helper {
+    /// Starts the helper and waits for the student's module to be imported.
+    ///
+    /// # Errors
+    /// [`StartError`] saying whose fault it is.
+    pub fn start(launch: Launch, timeout: Duration) -> Result<(Helper, Hello), StartError> {
+        let mut helper = Helper { launch, timeout, process: None, python: String::new(), next_id: 0, broken: None };
+        let hello = helper.restart()?;
+        Ok((helper, hello))
+    }
+
+    /// Starts a fresh process (killing any old one) and reads its two greeting lines.
+    fn restart(&mut self) -> Result<Hello, StartError> {
+        if let Some(mut old) = self.process.take() {
+            old.kill();
+        }
+        let mut process = AgentProcess::spawn(&self.launch)
+            .map_err(|e| StartError::Python(format!("cannot start {}: {e}", self.program())))?;
+        let started = match process.recv(Instant::now() + STARTUP + self.timeout) {
+            Incoming::Line(line) => serde_json::from_str::<Value>(&line)
+                .ok()
+                .and_then(|v| v.get("started").and(v.get("python")).and_then(Value::as_str).map(String::from)),
+            _ => None,
+        };
+        let Some(version) = started else {
+            let why = died(&mut process);
+            return Err(StartError::Python(format!("{} could not run the conformance helper: {why}", self.program())));
+        };
+        self.python = version;
+        match process.recv(Instant::now() + STARTUP + self.timeout) {
+            Incoming::Line(line) => match serde_json::from_str::<Hello>(&line) {
+                Ok(hello) => {
+                    self.process = Some(process);
+                    Ok(hello)
+                }
+                Err(e) => Err(StartError::Python(format!("the conformance helper's greeting is unreadable: {e}"))),
+            },
+            Incoming::Timeout => {
+                process.kill();
+                Err(StartError::Import(
+                    self.python.clone(),
+                    format!(
+                        "importing the module did not finish within {} (does it run a game or read stdin at import?)",
+                        seconds(self.timeout)
+                    ),
+                ))
+            }
+            Incoming::Closed | Incoming::Bad(_) => {
+                let why = died(&mut process);
+                Err(StartError::Import(self.python.clone(), format!("Python ended while importing the module: {why}")))
+            }
+        }
+    }
+
+    fn program(&self) -> String {
+        self.launch.program.to_string_lossy().into_owned()
+    }
+
+    /// Calls one function: `request` is the call without its id. A call that overstays gets the helper killed and
+    /// a fresh one started for the next call.
+    pub fn call(&mut self, request: &Value) -> Reply {
+        if let Some(why) = &self.broken {
+            return Reply::Died(why.clone());
+        }
+        if self.process.is_none() {
+            if let Err(StartError::Python(why) | StartError::Import(_, why)) = self.restart() {
+                let why = format!("not run: Python could not be restarted after a timeout: {why}");
+                self.broken = Some(why.clone());
+                return Reply::Died(why);
+            }
+        }
+        let Some(process) = self.process.as_mut() else { return Reply::Died("no helper process".into()) };
+        self.next_id += 1;
+        let mut request = request.clone();
+        request["id"] = Value::from(self.next_id);
+        process.send(&request.to_string());
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            match process.recv(deadline) {
+                Incoming::Line(line) => {
+                    let Ok(reply) = serde_json::from_str::<Value>(&line) else {
+                        return Reply::Died(format!("the helper wrote an unreadable line: {line}"));
+                    };
+                    if reply.get("id").and_then(Value::as_u64) != Some(self.next_id) {
+                        continue;
+                    }
+                    return match (reply.get("ok"), reply.get("error").and_then(Value::as_str)) {
+                        (_, Some(error)) => Reply::Raised(error.to_string()),
+                        (Some(value), None) => Reply::Ok(value.clone()),
+                        (None, None) => Reply::Died(format!("the helper's reply has no answer: {line}")),
+                    };
+                }
+                Incoming::Timeout => {
+                    self.kill();
+                    return Reply::Timeout;
+                }
+                Incoming::Closed | Incoming::Bad(_) => {
+                    let why = died(process);
+                    self.kill();
+                    return Reply::Died(format!("Python ended during the call: {why}"));
+                }
+            }
+        }
+    }
+
+    /// Kills the helper's whole process group.
+    pub fn kill(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            process.kill();
+        }
+    }
+}
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// How a process that stopped talking ended, with the last lines of its stderr.
+fn died(process: &mut AgentProcess) -> String {
+    let exit = process.wait_exit(Duration::from_secs(2)).unwrap_or_else(|| "it stopped answering".into());
+    let tail = process.stderr_tail();
+    let tail = tail.replace(FAILED_TAG, "");
+    let last: Vec<&str> = tail.lines().rev().filter(|l| !l.trim().is_empty()).take(3).collect();
+    if last.is_empty() {
+        exit
+    } else {
+        let lines: Vec<&str> = last.into_iter().rev().collect();
+        format!("{exit}; stderr ends: {}", lines.join(" | "))
+    }
+}
+
+/// `10s`, `1.5s`.
+pub fn seconds(d: Duration) -> String {
+    format!("{}s", (d.as_secs_f64() * 1000.0).round() / 1000.0)
+}

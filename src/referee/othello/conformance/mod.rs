@@ -1,0 +1,267 @@
+//! Conformance of a student's Othello search functions (`referee check othello`, and `grade othello` through
+//! [`run`]): the student's module is imported by a Python helper shipped with the project (its `run_ai` is never
+//! run), its `compute_utility`, `select_move_minimax`, `select_move_alphabeta` and node functions are called on
+//! fixed and random small boards, and every answer is compared with the reference under the semantics of
+//! `othello-ground-truth.md` ([`reference`]).
+//!
+//! - [`function`]: the template's functions and the two signatures in circulation (with and without `limit`).
+//! - [`cases`]: the boards asked about. [`plan`]: the calls and their right answers. [`judge`]: verdicts.
+//! - [`helper`]: the Python process, one call at a time under a wall clock, restarted after a timeout.
+//! - [`report`] and [`render`]: the result, as JSON and as text.
+
+pub mod cases;
+pub mod function;
+pub mod helper;
+pub mod judge;
+pub mod plan;
+pub mod reference;
+pub mod render;
+pub mod report;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::game::othello::literal::format_board;
+use crate::harness::grade::class::make_traversable;
+use crate::harness::runner::sandbox::{hand_over, Sandbox};
+use crate::harness::runner::Limits;
+use crate::referee::process::Launch;
+use function::{Form, Function};
+use helper::{Helper, Reply, StartError};
+use report::{Failure, FailureKind, FunctionReport, Report};
+
+/// The helper, written next to the student's file's copy at run time.
+pub const HELPER_PY: &str = include_str!("../python/conformance.py");
+
+/// The project's `othello_shared.py`, which students' modules import.
+pub const SHARED_PY: &str = include_str!("../python/othello_shared.py");
+
+/// After this many timeouts of one function its remaining calls are not made (each would cost the timeout).
+pub const MAX_TIMEOUTS: usize = 3;
+
+/// How to run the check.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The Python 3 to run the helper with.
+    pub python: OsString,
+    /// Seed of the random cases.
+    pub seed: u64,
+    /// Number of random cases (on top of the fixed ones).
+    pub cases: usize,
+    /// Wall-clock limit of each call (and of the import).
+    pub timeout: Duration,
+    /// Who the student's code runs as (the default runs it as the caller; a grader running as root should pass
+    /// [`Sandbox::default_for_this_process`], as `check othello` does).
+    pub sandbox: Sandbox,
+    /// Where the scratch folder goes (default: the system temp folder).
+    pub work: Option<PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            python: "/usr/bin/python3".into(),
+            seed: 1,
+            cases: 60,
+            timeout: Duration::from_secs(10),
+            sandbox: Sandbox::default(),
+            work: None,
+        }
+    }
+}
+
+/// Why the check could not be run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum HarnessError {
+    /// The agent file is missing or unusable: the user's input.
+    #[error("{0}")]
+    Input(String),
+    /// Python or the scratch folder could not be set up: the environment, never the student.
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// Checks the student's module `file`.
+///
+/// # Errors
+/// [`HarnessError::Input`] for a missing or unreadable file, [`HarnessError::Setup`] when Python cannot run the
+/// helper. Everything the student's code does wrong is in the [`Report`] instead.
+pub fn run(file: &Path, options: &Options) -> Result<Report, HarnessError> {
+    let began = Instant::now();
+    let source = read_agent(file)?;
+    check_python(&options.python)?;
+    let (sandbox, _lease) = options.sandbox.lease();
+    let work = scratch(options)?;
+    let file_name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let module_dir = work.path().join("module");
+    let helper_dir = work.path().join("helper");
+    let setup = |what: &Path, e: std::io::Error| HarnessError::Setup(format!("{}: {e}", what.display()));
+    for dir in [&module_dir, &helper_dir] {
+        make_traversable(dir).map_err(|e| setup(dir, e))?;
+    }
+    let writes = [
+        (module_dir.join(&file_name), source.as_slice()),
+        (module_dir.join("othello_shared.py"), SHARED_PY.as_bytes()),
+        (helper_dir.join("conformance.py"), HELPER_PY.as_bytes()),
+    ];
+    for (path, bytes) in &writes {
+        std::fs::write(path, bytes).map_err(|e| setup(path, e))?;
+    }
+    hand_over(&module_dir, &sandbox).map_err(|e| setup(&module_dir, e))?;
+    let launch = Launch {
+        program: options.python.clone(),
+        args: vec!["-B".into(), "-u".into(), helper_dir.join("conformance.py").into(), file_name.clone().into()],
+        cwd: module_dir.clone(),
+        env: [("PYTHONDONTWRITEBYTECODE", "1"), ("PYTHONIOENCODING", "utf-8"), ("PYTHONHASHSEED", "0")]
+            .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+            .to_vec(),
+        limits: Limits { cpu_seconds: 3600, ..Limits::default() },
+        sandbox,
+        pin: None,
+    };
+    let fixed = cases::fixed();
+    let random = cases::random(options.seed, options.cases);
+    let mut report = Report {
+        file: file.display().to_string(),
+        module: file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        python: String::new(),
+        seed: options.seed,
+        fixed_cases: fixed.len(),
+        random_cases: random.len(),
+        timeout_seconds: options.timeout.as_secs_f64(),
+        import_problem: None,
+        import_fatal: false,
+        functions: Vec::new(),
+        seconds: 0.0,
+    };
+    let (mut helper, hello) = match Helper::start(launch, options.timeout) {
+        Ok(started) => started,
+        Err(StartError::Python(why)) => return Err(HarnessError::Setup(why)),
+        Err(StartError::Import(python, why)) => {
+            report.python = python;
+            report.import_problem = Some(why);
+            report.import_fatal = true;
+            report.seconds = began.elapsed().as_secs_f64();
+            return Ok(report);
+        }
+    };
+    report.python = helper.python.clone();
+    report.module = hello.module.clone();
+    report.import_problem = hello.import_error.clone();
+    let all: Vec<cases::Case> = fixed.into_iter().chain(random).collect();
+    for function in Function::ALL {
+        let info = hello.functions.get(function.name());
+        let form = info.map_or(Form::Missing, |i| i.form);
+        let signature = info.and_then(|i| i.signature.clone());
+        report.functions.push(check_function(&mut helper, function, form, signature, &all, options.timeout)?);
+    }
+    helper.kill();
+    report.seconds = began.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Makes every call of one function and tallies the verdicts.
+fn check_function(
+    helper: &mut Helper,
+    function: Function,
+    form: Form,
+    signature: Option<String>,
+    all: &[cases::Case],
+    timeout: Duration,
+) -> Result<FunctionReport, HarnessError> {
+    let calls = plan::calls(function, form, all).map_err(|e| HarnessError::Setup(e.to_string()))?;
+    let mut f = FunctionReport {
+        function,
+        form,
+        signature,
+        total: calls.len(),
+        agreed: 0,
+        mismatches: 0,
+        errors: 0,
+        timeouts: 0,
+        skipped: 0,
+        failures: Vec::new(),
+    };
+    for call in &calls {
+        if f.timeouts >= MAX_TIMEOUTS {
+            f.skipped += 1;
+            continue;
+        }
+        let case = &all[call.case];
+        let (kind, got) = match helper.call(&call.request(case)) {
+            Reply::Ok(value) if call.expected.accepts(&value) => {
+                f.agreed += 1;
+                continue;
+            }
+            Reply::Ok(value) => {
+                f.mismatches += 1;
+                (FailureKind::Mismatch, judge::python_text(&value))
+            }
+            Reply::Raised(why) | Reply::Died(why) => {
+                f.errors += 1;
+                (FailureKind::Error, why)
+            }
+            Reply::Timeout => {
+                f.timeouts += 1;
+                (FailureKind::Timeout, format!("no answer within {}", helper::seconds(timeout)))
+            }
+        };
+        f.failures.push(Failure {
+            kind,
+            call: call.describe(case),
+            case: case.label.clone(),
+            board: format_board(&case.grid),
+            drawing: case.grid.to_string(),
+            expected: call.expected.describe(),
+            got,
+        });
+    }
+    Ok(f)
+}
+
+/// The agent file's bytes.
+fn read_agent(file: &Path) -> Result<Vec<u8>, HarnessError> {
+    let shown = file.display();
+    if !file.is_file() {
+        return Err(HarnessError::Input(format!("--agent {shown}: no such file")));
+    }
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if name == "othello_shared.py" {
+        return Err(HarnessError::Input(format!(
+            "--agent {shown}: that is the course's helper file; give the agent that imports it"
+        )));
+    }
+    std::fs::read(file).map_err(|e| HarnessError::Input(format!("--agent {shown}: {e}")))
+}
+
+/// Python must exist before anything is spawned, so a missing one is named as such.
+fn check_python(python: &std::ffi::OsStr) -> Result<(), HarnessError> {
+    let path = Path::new(python);
+    let found = if path.components().count() > 1 {
+        path.is_file()
+    } else {
+        std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(path).is_file()))
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(HarnessError::Setup(format!(
+            "Python 3 was not found at {} (install python3 or give --python PATH)",
+            path.display()
+        )))
+    }
+}
+
+/// The scratch folder (removed when dropped).
+fn scratch(options: &Options) -> Result<tempfile::TempDir, HarnessError> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix("referee-check-othello-");
+    let made = match &options.work {
+        Some(dir) => std::fs::create_dir_all(dir).and_then(|()| builder.tempdir_in(dir)),
+        None => builder.tempdir(),
+    };
+    let dir = made.map_err(|e| HarnessError::Setup(format!("cannot make a scratch folder: {e}")))?;
+    make_traversable(dir.path()).map_err(|e| HarnessError::Setup(format!("{}: {e}", dir.path().display())))?;
+    Ok(dir)
+}

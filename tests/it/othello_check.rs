@@ -1,0 +1,209 @@
+//! `referee check othello --agent FILE`: the fixture modules in `tests/fixtures/othello/modules/` imported by the
+//! real `/usr/bin/python3` through the project's helper, their answers compared with the reference.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use referee::game::othello::{Grid, Move, Othello, Rules};
+use referee::game::{Game, Player};
+use referee::referee::othello::conformance::function::{Form, Function};
+use referee::referee::othello::conformance::reference;
+use referee::referee::othello::conformance::report::{FailureKind, Report};
+use referee::referee::othello::conformance::{run, Options};
+
+const PYTHON: &str = "/usr/bin/python3";
+
+fn module(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/othello/modules").join(name)
+}
+
+fn options(seed: u64, cases: usize) -> Options {
+    Options { python: PYTHON.into(), seed, cases, ..Options::default() }
+}
+
+fn check(args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("referee").unwrap().args(["check", "othello", "--python", PYTHON]).args(args).output();
+    let out = out.unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+/// The summary line of `function` in the text report: (agreed, total).
+fn counts(stdout: &str, function: Function) -> (usize, usize) {
+    let line = stdout.lines().find(|l| l.starts_with(&format!("{}(", function.name()))).unwrap();
+    let tally = line.split("]: ").nth(1).or_else(|| line.split("): ").nth(1)).unwrap();
+    let fraction = tally.split_whitespace().next().unwrap();
+    let (a, b) = fraction.split_once('/').unwrap();
+    (a.parse().unwrap(), b.parse().unwrap())
+}
+
+fn move_text(m: Move) -> String {
+    format!("({}, {})", m.col, m.row)
+}
+
+fn assert_all_agree(report: &Report, form: Form) {
+    assert!(report.passed(), "{report:#?}");
+    assert_eq!(report.functions.len(), Function::ALL.len());
+    for f in &report.functions {
+        let expected_form = if f.function.searches() { form } else { Form::WithoutLimit };
+        assert_eq!(f.form, expected_form, "{:?}", f.function);
+        assert!(f.total > 0, "{:?} was never called", f.function);
+        assert_eq!((f.agreed, f.failures.len()), (f.total, 0), "{:?}", f.function);
+    }
+}
+
+#[test]
+fn correct_modules_of_both_signatures_agree_on_every_call() {
+    let with = run(&module("limit_ai.py"), &options(7, 15)).unwrap();
+    assert_all_agree(&with, Form::WithLimit);
+    assert_eq!((with.module.as_str(), with.fixed_cases, with.random_cases), ("limit_ai", 25, 15));
+    let without = run(&module("nolimit_ai.py"), &options(7, 15)).unwrap();
+    assert_all_agree(&without, Form::WithoutLimit);
+    // The form without `limit` searches to the end, so only small boards are asked.
+    let select = |r: &Report| r.functions.iter().find(|f| f.function == Function::SelectMoveMinimax).unwrap().total;
+    assert!(select(&without) < select(&with));
+
+    let (code, stdout, stderr) = check(&["--agent", module("limit_ai.py").to_str().unwrap(), "--seed", "8"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("seed 8 (replay with --seed 8)"), "{stdout}");
+    for function in Function::ALL {
+        let (agreed, total) = counts(&stdout, function);
+        assert!(total > 0 && agreed == total, "{stdout}");
+    }
+    assert!(stdout.contains("select_move_minimax(board, color, limit, caching=0) [with limit]"), "{stdout}");
+}
+
+#[test]
+fn last_best_ties_in_minimax_are_reported_with_the_call_and_the_board() {
+    let json = tempfile::NamedTempFile::new().unwrap();
+    let agent = module("wrong_ties_ai.py");
+    let (code, stdout, stderr) = check(&[
+        "--agent",
+        agent.to_str().unwrap(),
+        "--seed",
+        "3",
+        "--cases",
+        "10",
+        "--json",
+        json.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    for function in [Function::SelectMoveMinimax, Function::MinimaxMaxNode, Function::MinimaxMinNode] {
+        let (agreed, total) = counts(&stdout, function);
+        assert!(agreed < total, "{function:?} should disagree:\n{stdout}");
+    }
+    for function in [Function::ComputeUtility, Function::SelectMoveAlphabeta, Function::AlphabetaMaxNode] {
+        let (agreed, total) = counts(&stdout, function);
+        assert_eq!(agreed, total, "{function:?} is right in this module:\n{stdout}");
+    }
+    // The first fixed case is the 4x4 start, dark, limit 1: the reference keeps the first best move, the module
+    // the last one (every first move is worth the same there).
+    let start = Grid::start(4).unwrap();
+    let first = reference::node(&start, Player::Max, false, Some(1)).unwrap().best.unwrap();
+    let game = Othello::<Grid>::new(4, Rules::Framework).unwrap();
+    let last = game.legal_moves(&game.start()).last().unwrap();
+    let line =
+        format!("  select_move_minimax(board, 1, 1) [fixed 1]: expected {}, got {}", move_text(first), move_text(last));
+    assert!(stdout.contains(&line), "{line}\n{stdout}");
+    let drawn: String = start.to_string().lines().map(|l| format!("    {l}\n")).collect();
+    assert!(stdout.contains(&drawn), "{stdout}");
+    assert!(stdout.contains("result: select_move_minimax, minimax_max_node, minimax_min_node disagree"), "{stdout}");
+
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(json.path()).unwrap()).unwrap();
+    let functions = report["functions"].as_array().unwrap();
+    let minimax = functions.iter().find(|f| f["function"] == "select_move_minimax").unwrap();
+    let failures = minimax["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), minimax["mismatches"].as_u64().unwrap() as usize);
+    assert_eq!(failures[0]["kind"], "mismatch");
+    assert_eq!(failures[0]["board"], "((0, 0, 0, 0), (0, 2, 1, 0), (0, 1, 2, 0), (0, 0, 0, 0))");
+    assert_eq!(report["seed"], 3);
+}
+
+#[test]
+fn debug_prints_and_an_unguarded_run_ai_are_survived_and_reported() {
+    let (code, stdout, stderr) = check(&["--agent", module("noisy_ai.py").to_str().unwrap(), "--cases", "5"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("import: EOFError"), "{stdout}");
+    assert!(stdout.contains("if __name__ == \"__main__\":"), "{stdout}");
+    assert!(!stdout.contains("loading the noisy agent") && !stdout.contains("max node:"), "{stdout}");
+    for function in [Function::ComputeUtility, Function::SelectMoveMinimax, Function::MinimaxMinNode] {
+        let (agreed, total) = counts(&stdout, function);
+        assert!(total > 0 && agreed == total, "{stdout}");
+    }
+    assert!(stdout.contains("alphabeta_max_node(board, color, alpha, beta, level, limit): not checked"), "{stdout}");
+}
+
+#[test]
+fn a_minimax_that_never_ends_times_out_call_by_call_and_the_run_completes() {
+    let began = Instant::now();
+    let (code, stdout, stderr) =
+        check(&["--agent", module("slow_ai.py").to_str().unwrap(), "--timeout", "0.5s", "--cases", "5"]);
+    let took = began.elapsed();
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(took < Duration::from_secs(40), "{took:?}");
+    let line = stdout.lines().find(|l| l.starts_with("select_move_minimax(")).unwrap();
+    assert!(line.contains("3 timeouts") && line.contains("not run after repeated timeouts"), "{line}");
+    assert!(stdout.contains("no answer within 0.5s"), "{stdout}");
+    // A fresh helper answers the calls after each kill.
+    for function in [Function::SelectMoveAlphabeta, Function::AlphabetaMinNode] {
+        let (agreed, total) = counts(&stdout, function);
+        assert!(total > 0 && agreed == total, "{stdout}");
+    }
+}
+
+#[test]
+fn missing_and_raising_functions_are_named_not_crashed_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("partial_ai.py");
+    std::fs::write(
+        &path,
+        "def compute_utility(board, color):\n    return 0\n\ndef select_move_minimax(board, color, limit):\n    \
+         return {}[color]\n",
+    )
+    .unwrap();
+    let report = run(&path, &options(1, 3)).unwrap();
+    assert!(!report.passed());
+    let get = |function| report.functions.iter().find(|f| f.function == function).unwrap();
+    assert_eq!(get(Function::MinimaxMaxNode).form, Form::Missing);
+    let select = get(Function::SelectMoveMinimax);
+    assert_eq!((select.errors, select.agreed), (select.total, 0));
+    assert_eq!(select.failures[0].kind, FailureKind::Error);
+    assert!(select.failures[0].got.starts_with("KeyError: 1 (partial_ai.py line 5"), "{}", select.failures[0].got);
+    // A module that ends Python while being imported: nothing can be called, and that is the student's fault.
+    let gone = dir.path().join("gone_ai.py");
+    std::fs::write(&gone, "import os\nprint('bye')\nos._exit(4)\n").unwrap();
+    let report = run(&gone, &options(1, 3)).unwrap();
+    assert!(report.import_fatal && report.functions.is_empty() && !report.passed());
+    let problem = report.import_problem.clone().unwrap();
+    assert!(problem.contains("exit code 4") && problem.contains("bye"), "{problem}");
+    let report = run(&path, &options(1, 3)).unwrap();
+    let get = |function| report.functions.iter().find(|f| f.function == function).unwrap();
+    // compute_utility returning 0 agrees exactly where the disc difference is 0.
+    let utility = get(Function::ComputeUtility);
+    assert!(utility.mismatches > 0 && utility.mismatches + utility.agreed == utility.total);
+}
+
+#[test]
+fn usage_and_setup_errors_have_their_exit_codes() {
+    let (code, _, stderr) = check(&["--agent", "/nonexistent/agent_ai.py"]);
+    assert_eq!((code, stderr.lines().count()), (2, 1), "{stderr}");
+    assert!(stderr.contains("--agent /nonexistent/agent_ai.py: no such file"), "{stderr}");
+    let (code, _, stderr) = check(&[]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--agent FILE is required"), "{stderr}");
+    let agent = module("limit_ai.py");
+    let out = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["check", "othello", "--agent", agent.to_str().unwrap(), "--python", "/nonexistent/python3"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("Python 3 was not found at /nonexistent/python3"), "{stderr}");
+    let (code, _, stderr) = check(&["--agent", agent.to_str().unwrap(), "--timeout", "soon"]);
+    assert_eq!(code, 2, "{stderr}");
+    let out = Command::cargo_bin("referee").unwrap().args(["check", "takestones"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--cmd is required"));
+}
