@@ -60,7 +60,9 @@ pub struct OthelloMatchArgs {
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Rubric: each agent plays builtin:random --games times with each color. The play points \
 are earned in proportion to games won, in full from a win rate of --target (the course's agents at depth 4-5 win \
-70-100%). Any adjudicated loss (timeout, crash, illegal or malformed move) is shown with the board and stderr.\n\
+70-100%). Any adjudicated loss (timeout, crash, illegal or malformed move) is shown with the board and stderr. \
+--check-share of the points is for the conformance check of the search functions, split evenly among the functions \
+the module defines in a checkable form (a missing function earns nothing).\n\
 Exit codes: 0 graded, 2 bad arguments, 3 a grader error (no python3), 130 interrupted (a re-run resumes).")]
 pub struct OthelloGradeArgs {
     /// A class: one folder or zip per student holding its <uni>_ai.py.
@@ -84,6 +86,16 @@ pub struct OthelloGradeArgs {
     /// Points for the assignment.
     #[arg(long, default_value_t = 100.0)]
     pub points: f64,
+    /// Share of the points for the conformance of the student's search functions (`referee check othello`); the
+    /// rest is for games. 0 skips the check.
+    #[arg(long, default_value_t = 0.5)]
+    pub check_share: f64,
+    /// Random boards of the conformance check (on top of its fixed ones).
+    #[arg(long, default_value_t = 30)]
+    pub check_cases: usize,
+    /// Wall-clock limit of each call of the conformance check.
+    #[arg(long, default_value = "10")]
+    pub check_timeout: String,
     /// The board and the protocol.
     #[command(flatten)]
     pub othello: OthelloOptions,

@@ -126,6 +126,8 @@ pub enum PrepareError {
 pub struct Prepared {
     /// Its label.
     pub label: String,
+    /// A student's Python agent file as laid out for play (for checks that import it).
+    pub python_file: Option<PathBuf>,
     game: String,
     launch: Launch,
     course: Option<CourseOptions>,
@@ -183,7 +185,7 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
                 sandbox: Sandbox::default(),
                 pin: None,
             };
-            Ok(Prepared { label, game, launch, course, trusted: true, _lease: None })
+            Ok(Prepared { label, python_file: None, game, launch, course, trusted: true, _lease: None })
         }
         AgentSpec::Command(command) => {
             let words = shlex::split(command).unwrap_or_default();
@@ -200,7 +202,7 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
                 sandbox,
                 pin: None,
             };
-            Ok(Prepared { label, game, launch, course, trusted: false, _lease: Some(lease) })
+            Ok(Prepared { label, python_file: None, game, launch, course, trusted: false, _lease: Some(lease) })
         }
         AgentSpec::Java(path) => {
             let (sandbox, lease) = setup.sandbox.lease();
@@ -222,12 +224,13 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
                 sandbox,
                 pin: None,
             };
-            Ok(Prepared { label, game, launch, course, trusted: false, _lease: Some(lease) })
+            Ok(Prepared { label, python_file: None, game, launch, course, trusted: false, _lease: Some(lease) })
         }
         AgentSpec::Python(path) => {
             let (sandbox, lease) = setup.sandbox.lease();
             let dir = setup.work.join("agents").join(safe_name(&label));
             let built = python_host::build(path, &dir, &setup.python, &sandbox)?;
+            let python_file = Some(built.file.clone());
             // Unbuffered: an agent that forgets to flush still answers (the course's manager would have hung).
             let env = vec![
                 (OsString::from("PYTHONUNBUFFERED"), OsString::from("1")),
@@ -242,7 +245,7 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
                 sandbox,
                 pin: None,
             };
-            Ok(Prepared { label, game, launch, course, trusted: false, _lease: Some(lease) })
+            Ok(Prepared { label, python_file, game, launch, course, trusted: false, _lease: Some(lease) })
         }
     }
 }

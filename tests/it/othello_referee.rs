@@ -238,26 +238,26 @@ fn a_file_that_does_not_parse_cannot_play() {
     assert!(stderr.contains("sx8808_ai.py does not parse") && stderr.contains("SyntaxError"), "{stderr}");
 }
 
-/// A class as handed in: `ab2101` (the good agent), `cr4404` (crashes on its second move) and `sx8808` (does not
-/// parse), each in a folder of its own.
+/// A class as handed in: `ab2101` (a course-style agent with the course's function names), `cr4404` (crashes on
+/// its second move) and `sx8808` (does not parse), each in a folder of its own.
 fn class(root: &Path) -> PathBuf {
     let subs = root.join("class");
     let good = subs.join("ab2101");
     std::fs::create_dir_all(&good).unwrap();
-    std::fs::copy(good_agent(), good.join("ab2101_ai.py")).unwrap();
+    std::fs::copy(fixture("othello/modules/limit_ai.py"), good.join("ab2101_ai.py")).unwrap();
     crash(&subs);
     variant(&subs, "sx8808", "def run_ai():", "def run_ai(:");
     subs
 }
 
 #[test]
-fn a_class_of_python_agents_is_graded_from_real_games() {
+fn a_class_of_python_agents_is_graded_from_real_games_and_its_search_functions() {
     let tmp = tempfile::tempdir().unwrap();
     let (subs, out) = (class(tmp.path()), tmp.path().join("out"));
     let output = assert_cmd::Command::cargo_bin("referee")
         .unwrap()
-        .args(["grade", "othello", "--size", "6", "--time", "2", "--games", "1", "--seed", "3", "--python", PYTHON])
-        .arg("--submissions")
+        .args(["grade", "othello", "--size", "4", "--time", "5", "--games", "1", "--seed", "3", "--python", PYTHON])
+        .args(["--check-cases", "10", "--submissions"])
         .arg(&subs)
         .arg("--out")
         .arg(&out)
@@ -269,25 +269,39 @@ fn a_class_of_python_agents_is_graded_from_real_games() {
         serde_json::from_slice(&std::fs::read(out.join("results").join(format!("{id}.json"))).unwrap()).unwrap()
     };
     let (good, crashed, broken) = (result("ab2101"), result("cr4404"), result("sx8808"));
-    // Two games each (one per color); the rubric line first, then one case per game.
-    assert_eq!(good.cases.len(), 3);
-    assert_eq!(crashed.cases.len(), 3);
-    let wins = good.cases[1..].iter().filter(|c| c.status == Status::Passed).count();
-    assert_eq!(good.score, 100.0 * (wins as f64 / 2.0), "{}", good.cases[0].detail);
-    assert!(wins >= 1, "a depth-3 alpha-beta agent beats random: {}", good.cases[0].detail);
-    assert_eq!(crashed.score, 0.0);
-    assert!(crashed.cases[1..].iter().all(|c| c.status == Status::Crashed));
-    assert!(crashed.cases[1].stderr.text.contains("deliberate failure"));
-    assert_eq!((broken.score, broken.cases[0].status), (0.0, Status::BuildError));
+    let games = |r: &SubmissionResult| -> Vec<Status> {
+        r.cases.iter().filter(|c| c.name.starts_with("vs builtin:random")).map(|c| c.status).collect()
+    };
+    let conformance = |r: &SubmissionResult| -> Vec<(String, Status)> {
+        r.cases.iter().filter(|c| c.name.starts_with("conformance: ")).map(|c| (c.name.clone(), c.status)).collect()
+    };
+    // Half the points for games (one per color), half for the seven search functions.
+    let wins = games(&good).iter().filter(|s| **s == Status::Passed).count();
+    assert_eq!(games(&good).len(), 2);
+    assert!(wins >= 1, "a depth-4 alpha-beta agent beats random on 4x4: {:?}", good.cases[0].detail);
+    assert_eq!(conformance(&good).len(), 7);
+    assert!(conformance(&good).iter().all(|(_, s)| *s == Status::Passed), "{:?}", conformance(&good));
+    assert!((good.score - (50.0 * wins as f64 / 2.0 + 50.0)).abs() < 1e-9, "{}", good.score);
+    // The crashing agent loses both games; of the course's functions it defines only compute_utility, correctly.
+    assert_eq!(games(&crashed), [Status::Crashed, Status::Crashed]);
+    let crash_case = crashed.cases.iter().find(|c| c.name.starts_with("vs ")).unwrap();
+    assert!(crash_case.stderr.text.contains("deliberate failure"));
+    let passed: Vec<String> =
+        conformance(&crashed).into_iter().filter(|(_, s)| *s == Status::Passed).map(|(n, _)| n).collect();
+    assert_eq!(passed, ["conformance: compute_utility"]);
+    assert!((crashed.score - 50.0 / 7.0).abs() < 1e-9, "{}", crashed.score);
+    assert_eq!(broken.score, 0.0);
+    assert!(broken.cases.iter().all(|c| c.status == Status::BuildError), "{:?}", broken.cases);
     assert!(broken.build.as_ref().is_some_and(|b| b.message.contains("SyntaxError")));
     let gradebook = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
     assert_eq!(gradebook.lines().count(), 4, "{gradebook}");
     let feedback = std::fs::read_to_string(out.join("feedback/cr4404.md")).unwrap();
     assert!(feedback.contains("crashed") && feedback.contains("ValueError"), "{feedback}");
+    assert!(feedback.contains("select_move_minimax") && feedback.contains("missing"), "{feedback}");
     let games: Vec<GameRecord> =
         serde_json::from_slice(&std::fs::read(out.join("games/ab2101.json")).unwrap()).unwrap();
     assert_eq!(games.len(), 2);
-    games.iter().for_each(|g| assert_legal_replay(g, 6));
+    games.iter().for_each(|g| assert_legal_replay(g, 4));
 }
 
 #[test]

@@ -53,7 +53,7 @@ pub fn case(name: String, args: Vec<String>, status: Status, score: f64, max: f6
         score,
         max_score: max,
         visibility: Visibility::Visible,
-        tags: Vec::new(),
+        tags: vec![crate::harness::render::markdown::RECORD_TAG.to_string()],
         detail,
         reading: None,
         diagnosis: None,

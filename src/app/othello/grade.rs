@@ -1,9 +1,11 @@
 //! `referee grade othello --submissions DIR`: each student's agent plays `builtin:random` with both colors,
 //! `--games` times each; the play points are earned in proportion to games won, in full from a win rate of
-//! `--target`. Every game is a case in the harness's model, with its moves, and any adjudication with the board
+//! `--target`; `--check-share` of the points is for the conformance of its search functions ([`super::grade_check`]).
+//! Every game is a case in the harness's model, with its moves, and any adjudication with the board
 //! and the agent's stderr.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use crate::app::arena::cases::{case, game_case};
 use crate::app::arena::grading::{self, prepare_student, ClassRun, Grader};
@@ -12,9 +14,11 @@ use crate::app::mancala::grade::play_game;
 use crate::cli::{exit, OthelloGradeArgs};
 use crate::harness::grade::class::Entry;
 use crate::harness::model::{Status, SubmissionResult};
+use crate::referee::othello::conformance;
 use crate::referee::record::GameRecord;
 use crate::referee::spec::{prepare, AgentSpec, Prepared};
 
+use super::grade_check::add_check;
 use super::OthelloContest;
 
 /// Runs `referee grade othello`; returns the exit code.
@@ -29,6 +33,13 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     if !(args.target > 0.0 && args.target <= 1.0) {
         return fail(err, exit::USAGE, format!("--target {}: expected a win rate above 0 and at most 1", args.target));
     }
+    if !(0.0..=1.0).contains(&args.check_share) {
+        return fail(err, exit::USAGE, format!("--check-share {}: expected a share from 0 to 1", args.check_share));
+    }
+    let check_timeout = match crate::app::parse_seconds(&args.check_timeout, "--check-timeout", false) {
+        Ok(t) => t,
+        Err(e) => return fail(err, exit::USAGE, e),
+    };
     let (contest, arena) = match super::arena(&args.othello, &args.arena) {
         Ok(built) => built,
         Err(e) => return fail(err, exit::USAGE, e),
@@ -45,7 +56,8 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         fresh: args.fresh,
         jobs: args.jobs,
         fingerprint: format!(
-            "othello {} games={} target={} time={:?} tolerance={:?} color-line={} chatter={} points={} seed={seed}",
+            "othello {} games={} target={} time={:?} tolerance={:?} color-line={} chatter={} points={} check={}/{}/{:?} \
+             seed={seed}",
             contest.describe(),
             args.games,
             args.target,
@@ -53,11 +65,23 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
             arena.clock.tolerance,
             args.othello.color_line,
             args.othello.allow_chatter,
-            args.points
+            args.points,
+            args.check_share,
+            args.check_cases,
+            check_timeout
         ),
         seed,
     };
-    let grade = |entry: &Entry, grader: &Grader<'_>| grade_student(entry, grader, &arena, &contest, &opponent, args);
+    let check = conformance::Options {
+        python: arena.setup.python.clone(),
+        seed,
+        cases: args.check_cases,
+        timeout: check_timeout,
+        sandbox: arena.setup.sandbox,
+        work: Some(arena.setup.work.clone()),
+    };
+    let grade =
+        |entry: &Entry, grader: &Grader<'_>| grade_student(entry, grader, &arena, &contest, &opponent, args, &check);
     grading::run(&class, &grade, out, err)
 }
 
@@ -69,8 +93,26 @@ fn grade_student(
     contest: &OthelloContest,
     opponent: &Prepared,
     args: &OthelloGradeArgs,
+    check: &conformance::Options,
 ) -> Option<(SubmissionResult, Vec<GameRecord>)> {
+    let (mut result, records, file) = play_student(entry, grader, arena, contest, opponent, args)?;
+    if args.check_share > 0.0 {
+        add_check(&mut result, file.as_deref(), check, args.points * args.check_share);
+    }
+    Some((result, records))
+}
+
+/// The games part: the student's agent prepared (its file, when it could be) and its games against random.
+fn play_student(
+    entry: &Entry,
+    grader: &Grader<'_>,
+    arena: &Arena,
+    contest: &OthelloContest,
+    opponent: &Prepared,
+    args: &OthelloGradeArgs,
+) -> Option<(SubmissionResult, Vec<GameRecord>, Option<PathBuf>)> {
     let mut result = grader.result(entry, args.points);
+    let points = args.points * (1.0 - args.check_share);
     let total = args.games * 2;
     let rubric_name = format!("wins against builtin:random ({} games)", total);
     let spec = AgentSpec::Python(entry.path.clone());
@@ -79,8 +121,8 @@ fn grade_student(
         Err((harness, message)) => {
             let status = if harness { Status::HarnessError } else { Status::BuildError };
             let first = message.lines().next().unwrap_or_default().to_string();
-            result.cases = vec![case(rubric_name, Vec::new(), status, 0.0, args.points, first)];
-            return Some((result, Vec::new()));
+            result.cases = vec![case(rubric_name, Vec::new(), status, 0.0, points, first)];
+            return Some((result, Vec::new(), None));
         }
     };
     let mut records = Vec::new();
@@ -96,8 +138,8 @@ fn grade_student(
                     Ok(record) => record,
                     Err(message) => {
                         let why = format!("the grader could not play a game: {message}");
-                        result.cases = vec![case(rubric_name, Vec::new(), Status::HarnessError, 0.0, args.points, why)];
-                        return Some((result, records));
+                        result.cases = vec![case(rubric_name, Vec::new(), Status::HarnessError, 0.0, points, why)];
+                        return Some((result, records, player.python_file.clone()));
                     }
                 };
             wins += u32::from(record.outcome.winner == Some(seat));
@@ -107,15 +149,15 @@ fn grade_student(
     }
     let needed = (args.target * f64::from(total)).ceil().max(1.0);
     let share = (f64::from(wins) / needed).min(1.0);
-    let score = args.points * share;
+    let score = points * share;
     let status = if share >= 1.0 { Status::Passed } else { Status::Failed };
     let detail = format!(
         "won {wins} of {total} games against builtin:random ({} needed for full points; {})",
         needed as u32,
         contest.describe()
     );
-    result.cases.push(case(rubric_name, Vec::new(), status, score, args.points, detail));
+    result.cases.push(case(rubric_name, Vec::new(), status, score, points, detail));
     result.cases.extend(games);
     result.score = result.cases.iter().map(|c| c.score).sum();
-    Some((result, records))
+    Some((result, records, player.python_file.clone()))
 }

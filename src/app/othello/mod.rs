@@ -5,6 +5,7 @@
 pub mod agent;
 pub mod check;
 pub mod grade;
+pub mod grade_check;
 pub mod matches;
 
 use crate::app::arena::{Arena, Contested};

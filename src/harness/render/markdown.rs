@@ -55,6 +55,12 @@
 use std::io::{self, Write};
 
 use super::diff::{OutputDiff, MAX_LINES};
+
+/// The tag of a case whose output is a record (a game's moves, a check's findings), not output to compare.
+pub const RECORD_TAG: &str = "record";
+
+/// Lines of a record shown in the feedback.
+const RECORD_LINES: usize = 80;
 use super::excerpt::{self, StderrTail};
 use super::RenderOptions;
 use crate::harness::model::{CaseResult, RunReport, Status, SubmissionResult, Visibility};
@@ -162,7 +168,18 @@ fn write_case_section(case: &CaseResult, out: &mut dyn Write) -> io::Result<()> 
         writeln!(out, "- {fact}")?;
     }
 
-    if !case.stdout.text.is_empty() || case.status == Status::Failed {
+    if case.tags.iter().any(|t| t == RECORD_TAG) && case.expected.is_empty() {
+        // A game or a check has no expected output: its record is shown as it is.
+        let lines: Vec<String> = case.stdout.text.lines().take(RECORD_LINES).map(String::from).collect();
+        if !lines.is_empty() {
+            writeln!(out)?;
+            write_block("text", &lines, out)?;
+            let more = case.stdout.text.lines().count().saturating_sub(RECORD_LINES);
+            if more > 0 {
+                writeln!(out, "\n({more} more lines in report.json)")?;
+            }
+        }
+    } else if !case.stdout.text.is_empty() || case.status == Status::Failed {
         let diff = OutputDiff::new(&case.expected, &case.stdout.text, MAX_LINES);
         let mut notes: Vec<String> = Vec::new();
         if case.stdout.text.is_empty() {

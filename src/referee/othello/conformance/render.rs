@@ -62,7 +62,7 @@ pub fn render(report: &Report) -> String {
 }
 
 /// One function's line and its first [`SHOWN`] failures.
-fn function(out: &mut String, f: &FunctionReport) {
+pub fn function(out: &mut String, f: &FunctionReport) {
     let name = f.function.name();
     let signature = f.signature.as_deref().unwrap_or("");
     match f.form {
