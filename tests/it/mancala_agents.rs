@@ -2,11 +2,13 @@
 
 use std::time::{Duration, Instant};
 
+use referee::game::mancala::agent::simple::StoreDifference;
 use referee::game::mancala::agent::{Brain, Builtin};
 use referee::game::mancala::engine::{Board, Config, Engine, SCALE};
 use referee::game::mancala::{Mancala, MancalaState};
 use referee::game::{Game, Player};
 use referee::rng::Rng;
+use referee::search::{alpha_beta, Counters, Limits};
 
 /// A position after `plies` random legal moves from the start (fewer if the game ends first).
 fn opening(stones: u16, plies: usize, seed: u64) -> MancalaState {
@@ -96,10 +98,58 @@ fn from_the_start(per_move: Duration) -> Vec<(u16, i32, i32)> {
     lines
 }
 
-/// What holds in every run so far: strong never loses a start moving first (it won 30 of 32 such games, drew
-/// the others at 5 stones) and comes out ahead over the six games. The full target is the ignored test below.
+/// The same comparison without a clock, so it cannot depend on the machine's load: strong's engine searching a
+/// fixed `strong` plies against the simple agent's search (alpha-beta, store difference) at a fixed `simple`
+/// plies, from the start of 3, 4 and 5 stones, both seats. Strong's margins, as in [`from_the_start`].
+fn fixed_depths(strong: u32, simple: u32) -> Vec<(u16, i32, i32)> {
+    let mut lines = Vec::new();
+    for stones in [3, 4, 5] {
+        let game = Mancala::new(stones);
+        let mut margins = [0; 2];
+        for (k, strong_side) in [Player::Max, Player::Min].into_iter().enumerate() {
+            let mut engine = Engine::new(Config::STRONG);
+            let mut state = game.start();
+            while !state.over {
+                let bin = if state.to_move == strong_side {
+                    let (board, _) = Board::from_state(&state).unwrap();
+                    engine.search_depth(board, strong).unwrap().best
+                } else {
+                    let window = (i32::MIN, i32::MAX);
+                    let found = alpha_beta(
+                        &game,
+                        &state,
+                        &StoreDifference,
+                        Limits::depth(simple),
+                        window,
+                        &mut Counters::default(),
+                    );
+                    found.unwrap().best.unwrap()
+                };
+                state = game.apply(&state, bin);
+            }
+            margins[k] = margin(&state, strong_side);
+        }
+        lines.push((stones, margins[0], margins[1]));
+    }
+    println!("stones, strong's margin moving first, moving second: {lines:?}");
+    lines
+}
+
+/// Strong searching 4 plies deeper than simple never loses a start moving first, and comes out ahead over the
+/// six games. (The clock-based version of this comparison, and the full target, are the ignored tests
+/// below: results at a fixed time per move depend on how busy the machine is.)
 #[test]
 fn strong_is_ahead_of_simple_from_the_start() {
+    let lines = fixed_depths(12, 8);
+    assert!(lines.iter().all(|&(_, first, _)| first > 0), "{lines:?}");
+    assert!(lines.iter().map(|&(_, a, b)| a + b).sum::<i32>() > 0, "{lines:?}");
+}
+
+/// Strong at 60 ms per move against simple at 60 ms: what `strong_is_ahead_of_simple_from_the_start` checks, on
+/// the clock. `cargo test --test it strong_is_ahead_on_the_clock -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement: depends on the machine's load"]
+fn strong_is_ahead_on_the_clock() {
     let lines = from_the_start(Duration::from_millis(60));
     assert!(lines.iter().all(|&(_, first, _)| first >= 0), "{lines:?}");
     assert!(lines.iter().map(|&(_, a, b)| a + b).sum::<i32>() > 0, "{lines:?}");
@@ -181,4 +231,18 @@ fn strong_beats_simple_from_random_openings() {
 fn many_random_openings() {
     let score = from_random_openings(10, Duration::from_millis(100));
     assert!(score.fair_won * 10 >= score.fair_played * 9, "{:?}", score.not_won);
+}
+
+/// Strong against simple at the depths each reaches in 1 s from the opening (release build: 18-20 against 13),
+/// without a clock: the target measured deterministically. Prints the margins; `STRONG_DEPTH=N` searches
+/// strong N plies instead. Measured: at 18, margins first/second (3, 10, 4), (4, 22, -4), (5, 32, -6) in 19 s;
+/// at 24, (3, 8, 4), (4, 22, -8), (5, 32, 6) in 16 min: moving second with 4 stones (the first player wins by 10
+/// with perfect play) strong still loses to a depth-13 simple.
+/// `cargo test --test it strong_at_one_second_depths -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement: minutes of search"]
+fn strong_at_one_second_depths() {
+    let strong = std::env::var("STRONG_DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(18);
+    let lines = fixed_depths(strong, 13);
+    assert!(lines.iter().all(|&(_, a, b)| a > 0 && b > 0), "{lines:?}");
 }
