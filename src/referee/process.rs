@@ -6,6 +6,7 @@ use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -60,6 +61,8 @@ pub struct AgentProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<Incoming>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
+    /// Set when its stderr reached end of file (everything it wrote is in the tail).
+    stderr_done: Arc<AtomicBool>,
     marker: String,
     paused: bool,
 }
@@ -109,12 +112,13 @@ impl AgentProcess {
             std::thread::spawn(move || read_lines(out, &tx));
         }
         let stderr = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
+        let stderr_done = Arc::new(AtomicBool::new(false));
         if let Some(err) = child.stderr.take() {
-            let tail = Arc::clone(&stderr);
-            std::thread::spawn(move || keep_tail(err, &tail));
+            let (tail, done) = (Arc::clone(&stderr), Arc::clone(&stderr_done));
+            std::thread::spawn(move || keep_tail(err, &tail, &done));
         }
         let stdin = child.stdin.take();
-        Ok(AgentProcess { child, pid, stdin, lines, stderr, marker, paused: false })
+        Ok(AgentProcess { child, pid, stdin, lines, stderr, stderr_done, marker, paused: false })
     }
 
     /// Writes one line (a newline is added) and flushes. A dead agent is noticed on the read side, so a failed
@@ -160,11 +164,16 @@ impl AgentProcess {
         Some(describe_exit(status))
     }
 
-    /// Waits up to `grace` for it to exit by itself; its description when it did.
+    /// Waits up to `grace` for it to exit by itself; its description when it did. After an exit it also waits
+    /// (briefly) for the last of its stderr, so a traceback written just before dying is in the tail.
     pub fn wait_exit(&mut self, grace: Duration) -> Option<String> {
         let until = Instant::now() + grace;
         loop {
             if let Some(d) = self.exit_description() {
+                let drained = Instant::now() + Duration::from_millis(300);
+                while !self.stderr_done.load(Ordering::Acquire) && Instant::now() < drained {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
                 return Some(d);
             }
             if Instant::now() >= until {
@@ -236,10 +245,15 @@ fn read_lines(out: impl Read, tx: &mpsc::Sender<Incoming>) {
 }
 
 /// Keeps the last [`STDERR_TAIL`] bytes of `err`, reading it to its end so the agent never blocks on it.
-fn keep_tail(mut err: impl Read, tail: &Mutex<VecDeque<u8>>) {
+fn keep_tail(mut err: impl Read, tail: &Mutex<VecDeque<u8>>, done: &AtomicBool) {
     let mut buf = [0u8; 8192];
+    keep_reading(&mut err, tail, &mut buf);
+    done.store(true, Ordering::Release);
+}
+
+fn keep_reading(err: &mut impl Read, tail: &Mutex<VecDeque<u8>>, buf: &mut [u8; 8192]) {
     loop {
-        match err.read(&mut buf) {
+        match err.read(buf) {
             Ok(0) => break,
             Ok(n) => {
                 let mut t = tail.lock().unwrap_or_else(|p| p.into_inner());
