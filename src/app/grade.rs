@@ -15,6 +15,11 @@ use crate::harness::suite;
 /// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
 pub const CANCELLED: u8 = 130;
 
+/// One student's line in a class run's summary: id, points, and `note`.
+pub fn student_line(r: &SubmissionResult, note: &str) -> String {
+    format!("  {:<24} {:>7} / {:<7} {note}", r.id, format_points(r.score), format_points(r.max_score))
+}
+
 /// Runs `referee grade`; returns the exit code (see `cli::exit`).
 pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match &args.game {
@@ -225,14 +230,8 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     );
     for r in &all {
         let failed = r.cases.iter().filter(|c| !c.status.is_pass()).count();
-        let _ = writeln!(
-            out,
-            "  {:<24} {:>7} / {:<7} {}",
-            r.id,
-            format_points(r.score),
-            format_points(r.max_score),
-            if failed == 0 { "all passed".to_string() } else { format!("{failed} case(s) not passed") }
-        );
+        let note = if failed == 0 { "all passed".to_string() } else { format!("{failed} case(s) not passed") };
+        let _ = writeln!(out, "{}", student_line(r, &note));
     }
     if !write_failures.is_empty() {
         return exit::INTERNAL;

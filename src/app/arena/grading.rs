@@ -174,14 +174,7 @@ pub fn run(
     );
     for r in &report.submissions {
         let note = r.cases.iter().filter(|c| c.max_score > 0.0).map(|c| format!("{}: {}", c.name, c.status.label()));
-        let _ = writeln!(
-            out,
-            "  {:<24} {:>7} / {:<7} {}",
-            r.id,
-            format_points(r.score),
-            format_points(r.max_score),
-            note.collect::<Vec<_>>().join(", ")
-        );
+        let _ = writeln!(out, "{}", crate::app::grade::student_line(r, &note.collect::<Vec<_>>().join(", ")));
     }
     if !failures.is_empty() || report.submissions.iter().any(SubmissionResult::has_harness_error) {
         exit::INTERNAL

@@ -19,31 +19,16 @@ const DEBUG_HINT: &str = "the course's manager takes every stdout line as a move
 
 impl Agent {
     pub(super) fn course_turn(&mut self, position: &str, clock: &TimeControl, chatter: bool) -> Result<Played, Fault> {
-        self.start(clock)?;
-        let Some(mut process) = self.process.take() else {
-            return Err(self.fault(FaultKind::Startup, "not running"));
-        };
         let mut info = None;
         // Anything it printed after its last move would have been read as this move by the course's manager.
-        loop {
-            match process.recv(Instant::now()) {
-                Incoming::Line(line) if chatter => info = Some(clip(&line)),
-                Incoming::Line(line) => {
-                    let detail = format!("printed '{}' on stdout after its last move ({DEBUG_HINT})", clip(&line));
-                    return Err(self.failed(&process, FaultKind::Garbage, detail));
-                }
-                Incoming::Bad(what) => {
-                    return Err(self.failed(&process, FaultKind::Garbage, format!("sent {what}")));
-                }
-                Incoming::Timeout => break,
-                Incoming::Closed => {
-                    process.resume();
-                    let how = process.wait_exit(Duration::from_secs(1)).unwrap_or_else(|| "closed stdout".into());
-                    return Err(self.failed(&process, FaultKind::Crashed, format!("ended between its turns ({how})")));
-                }
+        let mut process = self.next_turn(clock, |line| {
+            if chatter {
+                info = Some(clip(line));
+                Ok(())
+            } else {
+                Err(format!("printed '{}' on stdout after its last move ({DEBUG_HINT})", clip(line)))
             }
-        }
-        process.resume();
+        })?;
         let start = Instant::now();
         process.send(position);
         let until = start + clock.per_move + clock.tolerance;

@@ -223,27 +223,25 @@ impl Agent {
         }
     }
 
-    /// Plays one turn: `go` with `position`, collects moves until `done` or the deadline, sends `stop` at the time
-    /// limit and waits out the tolerance. Leaves the agent frozen (or retired, to be restarted) afterwards.
+    /// Gets the agent ready for its turn: started if need be, everything it wrote since its last turn judged by
+    /// `judge` (an `Err` is a protocol fault with that detail), a death between turns noticed, and it running.
     ///
     /// # Errors
-    /// The fault that loses the game: no move, garbage, a crash, a failed (re)start.
-    /// In the course dialect `position` is sent as it is (the `SCORE` line and the board) and the turn ends at the
-    /// first move line; there is no `stop`: past the limit and the tolerance the agent is killed and loses.
-    pub fn turn(&mut self, position: &str, clock: &TimeControl) -> Result<Played, Fault> {
-        if let Dialect::Course { chatter, .. } = self.dialect {
-            return self.course_turn(position, clock, chatter);
-        }
+    /// The fault that loses the game.
+    fn next_turn(
+        &mut self,
+        clock: &TimeControl,
+        mut judge: impl FnMut(&str) -> Result<(), String>,
+    ) -> Result<AgentProcess, Fault> {
         self.start(clock)?;
         let Some(mut process) = self.process.take() else {
             return Err(self.fault(FaultKind::Startup, "not running"));
         };
-        // Anything it wrote since its last turn ended: only a sign of life or death matters.
         loop {
             match process.recv(Instant::now()) {
                 Incoming::Line(line) => {
-                    if protocol::parse_reply(&line).is_err() {
-                        return Err(self.failed(&process, FaultKind::Garbage, format!("sent '{}'", clip(&line))));
+                    if let Err(detail) = judge(&line) {
+                        return Err(self.failed(&process, FaultKind::Garbage, detail));
                     }
                 }
                 Incoming::Bad(what) => {
@@ -258,6 +256,24 @@ impl Agent {
             }
         }
         process.resume();
+        Ok(process)
+    }
+
+    /// Plays one turn: `go` with `position`, collects moves until `done` or the deadline, sends `stop` at the time
+    /// limit and waits out the tolerance. Leaves the agent frozen (or retired, to be restarted) afterwards.
+    ///
+    /// # Errors
+    /// The fault that loses the game: no move, garbage, a crash, a failed (re)start.
+    /// In the course dialect `position` is sent as it is (the `SCORE` line and the board) and the turn ends at the
+    /// first move line; there is no `stop`: past the limit and the tolerance the agent is killed and loses.
+    pub fn turn(&mut self, position: &str, clock: &TimeControl) -> Result<Played, Fault> {
+        if let Dialect::Course { chatter, .. } = self.dialect {
+            return self.course_turn(position, clock, chatter);
+        }
+        let mut process = self.next_turn(clock, |line| match protocol::parse_reply(line) {
+            Ok(_) => Ok(()),
+            Err(_) => Err(format!("sent '{}'", clip(line))),
+        })?;
         let millis = clock.per_move.as_millis() as u64;
         let start = Instant::now();
         process.send(&protocol::go(millis, position));

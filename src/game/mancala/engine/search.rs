@@ -183,6 +183,20 @@ impl Engine {
         Some(Iteration { depth: depth as u32, best: best.0, value: best.1, exact: !self.inexact, nodes: self.nodes })
     }
 
+    /// A child's value in the window `(alpha, beta)`: searched in full when it is the first, otherwise probed with
+    /// a null window first and searched again only when the probe lands inside the window.
+    fn pvs_value(&mut self, child: &Child, first: bool, depth: i32, alpha: i32, beta: i32) -> i32 {
+        if first {
+            return self.child_value(child, depth, alpha, beta);
+        }
+        let probe = self.child_value(child, depth, alpha, alpha + 1);
+        if probe > alpha && probe < beta {
+            self.child_value(child, depth, alpha, beta)
+        } else {
+            probe
+        }
+    }
+
     /// The best move of `board` and its value at `depth` by principal-variation search over the ordered moves
     /// (`hint` first); the first best in search order. Meaningless when `self.stopped` is set on return.
     fn best_child(&mut self, board: Board, depth: i32, hint: Option<u8>) -> (u8, i32) {
@@ -190,16 +204,7 @@ impl Engine {
         let (mut alpha, beta) = (-INFINITY, INFINITY);
         let mut best = (children[0].bin, -INFINITY);
         for (i, child) in children[..count].iter().enumerate() {
-            let v = if i == 0 {
-                self.child_value(child, depth, alpha, beta)
-            } else {
-                let probe = self.child_value(child, depth, alpha, alpha + 1);
-                if probe > alpha && probe < beta {
-                    self.child_value(child, depth, alpha, beta)
-                } else {
-                    probe
-                }
-            };
+            let v = self.pvs_value(child, i == 0, depth, alpha, beta);
             if self.stopped {
                 break;
             }
@@ -340,16 +345,7 @@ impl Engine {
         let (children, count) = self.children(board, hint);
         let mut best = (children[0].bin, -INFINITY);
         for (i, child) in children[..count].iter().enumerate() {
-            let v = if i == 0 {
-                self.child_value(child, depth, alpha, beta)
-            } else {
-                let probe = self.child_value(child, depth, alpha, alpha + 1);
-                if probe > alpha && probe < beta {
-                    self.child_value(child, depth, alpha, beta)
-                } else {
-                    probe
-                }
-            };
+            let v = self.pvs_value(child, i == 0, depth, alpha, beta);
             if self.stopped {
                 return 0;
             }
