@@ -1,6 +1,7 @@
 //! Mancala properties over random playouts: stones are conserved, the game is over exactly when a row is empty
 //! (and then both rows are), alpha-beta equals minimax in value and move, and the strong agent's engine equals
-//! minimax in value (at a fixed depth with the simple evaluation, with and without its table, and to the end).
+//! minimax in value (at a fixed depth with the simple evaluation, with and without its table, and to the end), and
+//! its model of the simple agent picks the simple agent's moves.
 
 use proptest::prelude::*;
 use referee::game::mancala::engine::{Board, Config, Engine, Weights, SCALE};
@@ -74,6 +75,22 @@ proptest! {
         let sign = if root.to_move == Player::Max { 1 } else { -1 };
         prop_assert_eq!(lead * SCALE + it.value, sign * mm.value as i32 * SCALE);
         prop_assert!(game.legal_moves(&root).any(|m| m == it.best));
+    }
+
+    /// The engine's model of the simple agent picks what the simple agent's own search picks, ties included,
+    /// with a table that is shared from one position of the playout to the next.
+    #[test]
+    fn first_best_predicts_the_simple_agent(stones in 1u16..=5, choices in prop::collection::vec(0usize..6, 0..40), depth in 1u32..=6) {
+        let (game, states) = playout(stones, &choices);
+        let mut model = Engine::new(Config::MODEL);
+        for root in states.iter().filter(|s| !s.over) {
+            let (board, lead) = Board::from_state(root).unwrap();
+            let (bin, value) = model.first_best(board, depth).unwrap();
+            let ab = alpha_beta(&game, root, &StoreDifference, Limits::depth(depth), (i64::MIN, i64::MAX), &mut ()).unwrap();
+            let sign = if root.to_move == Player::Max { 1 } else { -1 };
+            prop_assert_eq!(Some(bin), ab.best);
+            prop_assert_eq!(lead * SCALE + value, sign * ab.value as i32 * SCALE);
+        }
     }
 
     #[test]

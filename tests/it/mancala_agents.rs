@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use referee::game::mancala::agent::simple::StoreDifference;
 use referee::game::mancala::agent::{Brain, Builtin};
-use referee::game::mancala::engine::{Board, Config, Engine, SCALE};
+use referee::game::mancala::engine::{Board, Config, Engine, Next, SCALE};
 use referee::game::mancala::{Mancala, MancalaState};
 use referee::game::{Game, Player};
 use referee::rng::Rng;
@@ -158,7 +158,9 @@ fn strong_is_ahead_on_the_clock() {
 /// The full target. Not met: moving second with 4 and 5 stones strong loses by 2 to 10, from starts the
 /// first player wins by 10 and 12 with perfect play, so simple must blunder more than that (16 times simple's time
 /// did not change the 5-stone result), and with 5 stones moving first it sometimes only draws (a horizon swing
-/// at depth 15-16). `cargo test --test it strong_beats_simple_in_both -- --ignored --nocapture`.
+/// at depth 15-16). Knowing simple's replies in advance does not change the 4-stone result
+/// ([`anticipating_simple_exactly_still_loses_moving_second`]).
+/// `cargo test --test it strong_beats_simple_in_both -- --ignored --nocapture`.
 #[test]
 #[ignore = "not met: strong moving second loses with 4 and 5 stones"]
 fn strong_beats_simple_in_both_seats_from_the_start() {
@@ -244,5 +246,99 @@ fn many_random_openings() {
 fn strong_at_one_second_depths() {
     let strong = std::env::var("STRONG_DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(18);
     let lines = fixed_depths(strong, 13);
+    assert!(lines.iter().all(|&(_, a, b)| a > 0 && b > 0), "{lines:?}");
+}
+
+/// A strong player that knows its opponent is the simple agent at exactly `simple` plies: for `levels` turns of
+/// the opponent it expects the simple agent's own move ([`Engine::first_best`], exact), and it searches every
+/// position after those replies with the strong engine at `eval` plies (minimax from there on).
+struct Anticipating {
+    model: Engine,
+    engine: Engine,
+    simple: u32,
+    eval: u32,
+}
+
+impl Anticipating {
+    /// The mover's best gain to come at `board` and the bin that starts it.
+    fn ours(&mut self, board: Board, levels: u32) -> (i32, u8) {
+        if levels == 0 {
+            let it = self.engine.search_depth(board, self.eval).unwrap();
+            return (it.value, it.best);
+        }
+        let moves = board.moves();
+        let mut best = (i32::MIN, 0);
+        for bin in (0..6u8).filter(|&b| moves & (1 << b) != 0) {
+            let (gain, next) = board.play(usize::from(bin));
+            let v = gain * SCALE
+                + match next {
+                    Next::Over => 0,
+                    Next::Again(b) => self.ours(b, levels).0,
+                    Next::Pass(theirs) => -self.theirs(theirs, levels),
+                };
+            if v > best.0 {
+                best = (v, bin);
+            }
+        }
+        best
+    }
+
+    /// The opponent's gain to come at `board` when it plays the simple agent's move.
+    fn theirs(&mut self, board: Board, levels: u32) -> i32 {
+        let (bin, _) = self.model.first_best(board, self.simple).unwrap();
+        let (gain, next) = board.play(usize::from(bin));
+        gain * SCALE
+            + match next {
+                Next::Over => 0,
+                Next::Again(b) => self.theirs(b, levels),
+                Next::Pass(ours) => -self.ours(ours, levels - 1).0,
+            }
+    }
+}
+
+/// Why the target is out of reach from the start with 4 stones: even a strong player that knows every reply of
+/// a depth-13 simple agent in advance, for 1 to 3 of its turns, loses moving second. Measured margins, strong
+/// moving first / second, by (levels, eval plies):
+///
+/// | simple | levels, eval | 3 stones | 4 stones | 5 stones |
+/// |---|---|---|---|---|
+/// | 13 | 1, 12 | +10 / +2 | +20 / -8 | +12 / -8 |
+/// | 13 | 1, 16 | +14 / +8 | +20 / -8 | +28 / -4 |
+/// | 13 | 2, 10 | +8 / +4 | +18 / -4 | +26 / 0 |
+/// | 13 | 2, 14 | +14 / +8 | +24 / -4 | +26 / -4 |
+/// | 13 | 3, 8 | +14 / +8 | +22 / -4 | +24 / +2 |
+/// | 11 | 1, 12 | +6 / +4 | +26 / -2 | +16 / 0 |
+/// | 9 | 1, 14 | +8 / +8 | +20 / +8 | +36 / -2 |
+///
+/// The first player wins by 10 (4 stones) and 12 (5 stones) with perfect play; moving first, simple searching 11
+/// plies or more gave away less than that in every game measured, this anticipation included.
+/// `LEVELS=1 EVAL_DEPTH=12 SIMPLE_DEPTH=13 cargo test --release --test it anticipating_simple -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement: minutes of search; the target is not met"]
+fn anticipating_simple_exactly_still_loses_moving_second() {
+    let env = |key: &str, default: u32| std::env::var(key).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let (levels, eval, simple) = (env("LEVELS", 1).max(1), env("EVAL_DEPTH", 12), env("SIMPLE_DEPTH", 13));
+    let mut lines = Vec::new();
+    for stones in [3, 4, 5] {
+        let game = Mancala::new(stones);
+        let mut margins = [0; 2];
+        for (k, side) in [Player::Max, Player::Min].into_iter().enumerate() {
+            let mut me =
+                Anticipating { model: Engine::new(Config::MODEL), engine: Engine::new(Config::STRONG), simple, eval };
+            let mut state = game.start();
+            while !state.over {
+                let (board, _) = Board::from_state(&state).unwrap();
+                let bin = if state.to_move == side {
+                    me.ours(board, levels).1
+                } else {
+                    me.model.first_best(board, simple).unwrap().0
+                };
+                state = game.apply(&state, bin);
+            }
+            margins[k] = margin(&state, side);
+        }
+        lines.push((stones, margins[0], margins[1]));
+    }
+    println!("stones, margin moving first, moving second: {lines:?}");
     assert!(lines.iter().all(|&(_, a, b)| a > 0 && b > 0), "{lines:?}");
 }

@@ -51,6 +51,11 @@ impl Config {
     /// minimax.
     pub const PLAIN: Config =
         Config { weights: Weights::STORES_ONLY, endgame: 0, table_bits: None, quiescence: 0, strict_table: false };
+
+    /// The simple agent's search, sped up by a table that only answers for the depth it was searched to: the same
+    /// values at every depth as [`Config::PLAIN`], so [`Engine::first_best`] predicts the simple agent's moves.
+    pub const MODEL: Config =
+        Config { weights: Weights::STORES_ONLY, endgame: 0, table_bits: Some(18), quiescence: 0, strict_table: true };
 }
 
 /// One completed iteration (or fixed-depth search) at the root.
@@ -148,6 +153,32 @@ impl Engine {
             }
         }
         done
+    }
+
+    /// The first bin in bin order (0-5) whose value at `depth` is the best, with that value: the move a plain
+    /// alpha-beta search that tries the bins in order keeps, ties included (the course's simple agent, with
+    /// [`Config::MODEL`]). `None` when the game is over.
+    pub fn first_best(&mut self, board: Board, depth: u32) -> Option<(u8, i32)> {
+        if board.is_over() {
+            return None;
+        }
+        self.start(None);
+        self.stopped = false;
+        self.quick = false;
+        let depth = depth.max(1) as i32;
+        let moves = board.moves();
+        let mut best: Option<(u8, i32)> = None;
+        let mut alpha = -INFINITY;
+        for bin in (0..6u8).filter(|&bin| moves & (1 << bin) != 0) {
+            let (gain, next) = board.play(usize::from(bin));
+            let child = Child { bin, score: 0, gain, next };
+            let v = self.pvs_value(&child, best.is_none(), depth, alpha, INFINITY);
+            if best.map_or(true, |(_, b)| v > b) {
+                best = Some((bin, v));
+            }
+            alpha = alpha.max(v);
+        }
+        best
     }
 
     fn start(&mut self, deadline: Option<Instant>) {
