@@ -226,14 +226,11 @@ pub enum GradeGame {
     Othello(OthelloGradeArgs),
 }
 
-/// `referee grade mancala`.
+/// The class a game's `grade` command grades, and where its results go.
 #[derive(Debug, Clone, Args)]
-#[command(after_help = "Rubric (the course's): beating builtin:random earns half the points; beating builtin:simple \
-in either seat earns all of them. Each opponent is played in both seats for every --stones value; an agent beats an \
-opponent when it wins at least one game against it for every stones value.\nExit codes: 0 graded, 2 bad \
-arguments, 3 a grader error (no JDK), 130 interrupted (a re-run resumes).")]
-pub struct MancalaGradeArgs {
-    /// A class: one folder or zip per student holding its xxxPlayer.java.
+pub struct ClassArgs {
+    /// A class: one folder or zip per student holding its agent (xxxPlayer.java for Mancala, <uni>_ai.py for
+    /// Othello).
     #[arg(long)]
     pub submissions: std::path::PathBuf,
     /// Where the results go (default: ./referee-results).
@@ -245,6 +242,18 @@ pub struct MancalaGradeArgs {
     /// Games at once (each pinned to its own core; default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+}
+
+/// `referee grade mancala`.
+#[derive(Debug, Clone, Args)]
+#[command(after_help = "Rubric (the course's): beating builtin:random earns half the points; beating builtin:simple \
+in either seat earns all of them. Each opponent is played in both seats for every --stones value; an agent beats an \
+opponent when it wins at least one game against it for every stones value.\nExit codes: 0 graded, 2 bad \
+arguments, 3 a grader error (no JDK), 130 interrupted (a re-run resumes).")]
+pub struct MancalaGradeArgs {
+    /// The class and where its results go.
+    #[command(flatten)]
+    pub class: ClassArgs,
     /// Stones per bin; several values (`3,4,5`) play every opponent at each.
     #[arg(long, value_delimiter = ',', default_value = "4")]
     pub stones: Vec<u16>,

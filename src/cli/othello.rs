@@ -2,7 +2,7 @@
 
 use clap::{Args, ValueEnum};
 
-use super::{ArenaOptions, MatchArgs, TournamentArgs};
+use super::{ArenaOptions, ClassArgs, MatchArgs, TournamentArgs};
 
 /// The rule sets, as options name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
@@ -65,18 +65,9 @@ are earned in proportion to games won, in full from a win rate of --target (the 
 the module defines in a checkable form (a missing function earns nothing).\n\
 Exit codes: 0 graded, 2 bad arguments, 3 a grader error (no python3), 130 interrupted (a re-run resumes).")]
 pub struct OthelloGradeArgs {
-    /// A class: one folder or zip per student holding its <uni>_ai.py.
-    #[arg(long)]
-    pub submissions: std::path::PathBuf,
-    /// Where the results go (default: ./referee-results).
-    #[arg(long)]
-    pub out: Option<std::path::PathBuf>,
-    /// Re-grade every student, ignoring earlier results in --out.
-    #[arg(long)]
-    pub fresh: bool,
-    /// Games at once (each pinned to its own core; default: all cores).
-    #[arg(short = 'j', long)]
-    pub jobs: Option<usize>,
+    /// The class and where its results go.
+    #[command(flatten)]
+    pub class: ClassArgs,
     /// Games against builtin:random with each color.
     #[arg(long, default_value_t = 2)]
     pub games: u32,

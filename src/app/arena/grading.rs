@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::cli::exit;
+use crate::cli::{exit, ClassArgs};
 use crate::harness::grade::class::{discover, safe_name, write_atomic, Entry, Store};
 use crate::harness::grade::for_each_parallel;
 use crate::harness::model::{BuildResult, RunReport, SubmissionResult};
@@ -21,14 +21,8 @@ use crate::referee::spec::{prepare, AgentSpec, PrepareError, Prepared, Setup};
 pub struct ClassRun<'a> {
     /// The game (`mancala`), for messages and the report.
     pub game: &'static str,
-    /// One folder or zip per student.
-    pub submissions: &'a Path,
-    /// The results folder (default `./referee-results`).
-    pub out: Option<PathBuf>,
-    /// Ignore earlier results.
-    pub fresh: bool,
-    /// Games at once.
-    pub jobs: Option<usize>,
+    /// The class, the results folder, `--fresh` and `-j`, as given.
+    pub class: &'a ClassArgs,
     /// Every setting that changes a grade; a saved result counts only under the same fingerprint.
     pub fingerprint: String,
     /// The seed used, printed.
@@ -108,16 +102,16 @@ pub fn run(
         let _ = writeln!(err, "referee grade {name}: {message}");
         code
     };
-    let entries = match discover(class.submissions) {
+    let entries = match discover(&class.class.submissions) {
         Ok(e) => e,
         Err(e) => return fail(err, exit::USAGE, e.to_string()),
     };
-    let out_dir = class.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
+    let out_dir = class.class.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
     let store = match Store::open(&out_dir) {
         Ok(s) => s,
         Err(e) => return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display())),
     };
-    if class.fresh {
+    if class.class.fresh {
         let _ = std::fs::remove_dir_all(out_dir.join("results"));
         let _ = std::fs::create_dir_all(out_dir.join("results"));
     }
@@ -126,7 +120,7 @@ pub fn run(
     let todo: Vec<&Entry> = entries.iter().filter(|e| !finished.contains(&e.id)).collect();
     sandbox::become_subreaper();
     let cancel = crate::app::cancel_on_signals();
-    let jobs = crate::app::jobs_or_cores(class.jobs);
+    let jobs = crate::app::jobs_or_cores(class.class.jobs);
     let slots = CpuSlots::new(jobs);
     let progress = crate::app::grade::progress_bar(todo.len());
     let mut failures = Vec::new();

@@ -39,10 +39,7 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     }
     let class = ClassRun {
         game: "mancala",
-        submissions: &args.submissions,
-        out: args.out.clone(),
-        fresh: args.fresh,
-        jobs: args.jobs,
+        class: &args.class,
         fingerprint: format!(
             "mancala stones={:?} time={:?} tolerance={:?} points={} seed={seed}",
             args.stones, arena.clock.per_move, arena.clock.tolerance, args.points

@@ -51,10 +51,7 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     let seed = arena.setup.seed;
     let class = ClassRun {
         game: "othello",
-        submissions: &args.submissions,
-        out: args.out.clone(),
-        fresh: args.fresh,
-        jobs: args.jobs,
+        class: &args.class,
         fingerprint: format!(
             "othello {} games={} target={} time={:?} tolerance={:?} color-line={} chatter={} points={} check={}/{}/{:?} \
              seed={seed}",
