@@ -10,6 +10,33 @@ pub enum Format {
     Md,
 }
 
+impl Format {
+    /// A section title: as is in text, a `###` heading in markdown; a blank line follows.
+    pub fn section(self, title: &str) -> String {
+        match self {
+            Format::Text => format!("{title}\n\n"),
+            Format::Md => format!("### {title}\n\n"),
+        }
+    }
+
+    /// A label over a table or list: as is in text, bold (and a blank line after) in markdown.
+    pub fn label(self, text: &str) -> String {
+        match self {
+            Format::Text => format!("{text}\n"),
+            Format::Md => format!("**{text}**\n\n"),
+        }
+    }
+
+    /// One line of prose: as is in text, a list item in markdown (so lines do not run together); a `\n` at the end
+    /// of `text` leaves a blank line after it.
+    pub fn item(self, text: &str) -> String {
+        match self {
+            Format::Text => format!("{text}\n"),
+            Format::Md => format!("- {text}\n"),
+        }
+    }
+}
+
 /// A table: a header row and rows of cells, numbers right-aligned in text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Table {

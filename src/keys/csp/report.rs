@@ -55,13 +55,6 @@ pub fn set(values: &[i64]) -> String {
     format!("{{{}}}", parts.join(", "))
 }
 
-fn heading(format: Format, text: &str) -> String {
-    match format {
-        Format::Text => format!("{text}\n"),
-        Format::Md => format!("**{text}**\n\n"),
-    }
-}
-
 fn names(problem: &Problem, vars: &[usize]) -> String {
     vars.iter().map(|&v| problem.variables[v].name.as_str()).collect::<Vec<_>>().join(", ")
 }
@@ -83,7 +76,7 @@ pub fn render(problem: &Problem, a: &Analysis, steps: bool, format: Format) -> S
     } else {
         format!("Forward checking from {}", problem.describe(&problem.assignment))
     };
-    out.push_str(&heading(format, &from));
+    out.push_str(&format.label(&from));
     out.push_str(&domains_table(problem, a).render(format));
     out.push_str(gap);
     if let Some((var, value, by)) = a.conflict {
@@ -101,7 +94,7 @@ pub fn render(problem: &Problem, a: &Analysis, steps: bool, format: Format) -> S
     }
     if steps {
         out.push_str(gap);
-        out.push_str(&heading(format, "Backtracking search with forward checking (MRV, then degree, then LCV)"));
+        out.push_str(&format.label("Backtracking search with forward checking (MRV, then degree, then LCV)"));
         out.push_str(&steps_table(problem, &a.search).render(format));
         out.push_str(gap);
         out.push_str(&outcome(problem, &a.search));
@@ -185,7 +178,7 @@ fn heuristics(problem: &Problem, state: &State, format: Format) -> String {
         }
         t.row([e.value.to_string(), e.removed.to_string(), leaves]);
     }
-    out.push_str(&heading(format, &format!("Values of {}, least constraining first", problem.variables[pick].name)));
+    out.push_str(&format.label(&format!("Values of {}, least constraining first", problem.variables[pick].name)));
     out.push_str(&t.render(format));
     out.push('\n');
     out

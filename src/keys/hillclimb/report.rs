@@ -1,7 +1,5 @@
 //! The hill-climbing key: the counts for n locations, then each step's neighbours with their lengths.
 
-use std::fmt::Write as _;
-
 use num_bigint::BigInt;
 use num_traits::Zero;
 
@@ -24,39 +22,24 @@ pub fn length_text(q: &Q) -> String {
     number::both(q)
 }
 
-/// One line of prose: as is in text, a list item in markdown (so lines do not run together); a `\n` at the end of
-/// `text` leaves a blank line after it.
-fn say(out: &mut String, format: Format, text: &str) {
-    if format == Format::Md {
-        out.push_str("- ");
-    }
-    out.push_str(text);
-    out.push('\n');
-}
-
-fn heading(out: &mut String, format: Format, title: &str) {
-    let _ = match format {
-        Format::Text => writeln!(out, "{title}\n"),
-        Format::Md => writeln!(out, "### {title}\n"),
-    };
-}
-
 /// The whole key.
 pub fn render(matrix: &Matrix, climb: &Climb, closed: bool, format: Format) -> String {
     let n = matrix.len();
     let mut out = String::new();
     let shape = if closed { "closed (back to the start)" } else { "open (no return to the start)" };
-    say(&mut out, format, &format!("Locations: n = {n} ({}); tours are {shape}.", matrix.labels.join(", ")));
-    say(&mut out, format, &format!("Neighbours of a tour (swap two locations): n(n-1)/2 = {}", neighbour_count(n)));
-    say(&mut out, format, &format!("Search space (every order of the locations): n! = {}", tour_count(n)));
+    out.push_str(&format.item(&format!("Locations: n = {n} ({}); tours are {shape}.", matrix.labels.join(", "))));
+    out.push_str(
+        &format.item(&format!("Neighbours of a tour (swap two locations): n(n-1)/2 = {}", neighbour_count(n))),
+    );
+    out.push_str(&format.item(&format!("Search space (every order of the locations): n! = {}", tour_count(n))));
     let Some(first) = climb.steps.first() else {
         return out;
     };
-    say(
-        &mut out,
-        format,
-        &format!("Initial state: {}, length {}\n", show(matrix, &first.tour), length_text(&first.length)),
-    );
+    out.push_str(&format.item(&format!(
+        "Initial state: {}, length {}\n",
+        show(matrix, &first.tour),
+        length_text(&first.length)
+    )));
     for (i, step) in climb.steps.iter().enumerate() {
         let title = format!(
             "Step {}: neighbours of {} (length {})",
@@ -64,7 +47,7 @@ pub fn render(matrix: &Matrix, climb: &Climb, closed: bool, format: Format) -> S
             show(matrix, &step.tour),
             length_text(&step.length)
         );
-        heading(&mut out, format, &title);
+        out.push_str(&format.section(&title));
         let mut t = Table::new(["swap", "neighbour", "length", "change", "next"]).right(2).right(3);
         for (k, nb) in step.neighbours.iter().enumerate() {
             let swap = format!("{}<->{}", matrix.labels[step.tour[nb.swap.0]], matrix.labels[step.tour[nb.swap.1]]);
@@ -84,45 +67,35 @@ pub fn render(matrix: &Matrix, climb: &Climb, closed: bool, format: Format) -> S
         match step.next {
             Some(k) => {
                 let nb = &step.neighbours[k];
-                say(
-                    &mut out,
-                    format,
-                    &format!("Next state: {} (length {}).\n", show(matrix, &nb.tour), length_text(&nb.length)),
-                );
+                out.push_str(&format.item(&format!(
+                    "Next state: {} (length {}).\n",
+                    show(matrix, &nb.tour),
+                    length_text(&nb.length)
+                )));
             }
             None => {
-                say(
-                    &mut out,
-                    format,
-                    &format!(
-                        "No neighbour is shorter than {}: {} is a local minimum.\n",
-                        length_text(&step.length),
-                        show(matrix, &step.tour)
-                    ),
-                );
+                out.push_str(&format.item(&format!(
+                    "No neighbour is shorter than {}: {} is a local minimum.\n",
+                    length_text(&step.length),
+                    show(matrix, &step.tour)
+                )));
             }
         }
     }
     let path: Vec<String> = climb.steps.iter().map(|s| show(matrix, &s.tour)).collect();
     let last = climb.steps.last().unwrap_or(first);
     let moves = climb.steps.len() - 1;
-    say(&mut out, format, &format!("States: {}", path.join(" -> ")));
-    say(
-        &mut out,
-        format,
-        &format!(
-            "Final state: {}, length {} after {moves} move{}.",
-            show(matrix, &last.tour),
-            length_text(&last.length),
-            if moves == 1 { "" } else { "s" }
-        ),
-    );
-    say(
-        &mut out,
-        format,
+    out.push_str(&format.item(&format!("States: {}", path.join(" -> "))));
+    out.push_str(&format.item(&format!(
+        "Final state: {}, length {} after {moves} move{}.",
+        show(matrix, &last.tour),
+        length_text(&last.length),
+        if moves == 1 { "" } else { "s" }
+    )));
+    out.push_str(&format.item(
         "Rule: steepest descent; move only to a strictly shorter neighbour; ties go to the first in the table \
              (swap positions (1,2), (1,3), ..., (n-1,n)).",
-    );
+    ));
     out
 }
 

@@ -33,13 +33,6 @@ pub fn show(q: &Q) -> String {
     }
 }
 
-fn heading(format: Format, text: &str) -> String {
-    match format {
-        Format::Text => format!("{text}\n"),
-        Format::Md => format!("**{text}**\n\n"),
-    }
-}
-
 /// The whole key, ending with a newline.
 pub fn render(mdp: &Mdp, options: Options) -> String {
     let f = options.format;
@@ -68,7 +61,7 @@ pub fn render(mdp: &Mdp, options: Options) -> String {
 }
 
 fn evaluation(mdp: &Mdp, policy: &Policy, f: Format) -> String {
-    let mut out = heading(f, &format!("Policy evaluation, solved exactly: {}", mdp.describe(policy)));
+    let mut out = f.label(&format!("Policy evaluation, solved exactly: {}", mdp.describe(policy)));
     match evaluate(mdp, policy) {
         Ok(v) => {
             let mut t = Table::new(["state", "action", "V"]).right(2);
@@ -84,7 +77,7 @@ fn evaluation(mdp: &Mdp, policy: &Policy, f: Format) -> String {
 
 fn values_section(mdp: &Mdp, k: usize, f: Format) -> String {
     let vi = value_iteration(mdp, k);
-    let mut out = heading(f, "Value iteration from V0 = 0");
+    let mut out = f.label("Value iteration from V0 = 0");
     let headers: Vec<String> = std::iter::once("state".to_string()).chain((0..=k).map(|i| format!("V{i}"))).collect();
     let mut t = Table::new(headers);
     for i in 1..=k + 1 {
@@ -98,7 +91,7 @@ fn values_section(mdp: &Mdp, k: usize, f: Format) -> String {
     out.push_str(&t.render(f));
     if k > 0 {
         out.push('\n');
-        out.push_str(&heading(f, "Actions attaining each backup"));
+        out.push_str(&f.label("Actions attaining each backup"));
         let headers: Vec<String> =
             std::iter::once("state".to_string()).chain((1..=k).map(|i| format!("V{i}"))).collect();
         let mut t = Table::new(headers);
@@ -128,7 +121,7 @@ fn rounds_section(mdp: &Mdp, pi: &PolicyIteration, f: Format) -> String {
     for (i, round) in pi.rounds.iter().enumerate() {
         let title =
             format!("Policy iteration, step {}: evaluate pi{i} = {}, then improve", i + 1, mdp.describe(&round.policy));
-        out.push_str(&heading(f, &title));
+        out.push_str(&f.label(&title));
         let values = match &round.values {
             Ok(v) => v,
             Err(e) => {
@@ -171,7 +164,7 @@ fn optimal(mdp: &Mdp, pi: &PolicyIteration, f: Format) -> String {
         return format!("Optimal policy: not established ({why}).\n");
     };
     let Ok(v) = &last.values else { return String::new() };
-    let mut out = heading(f, &format!("Optimal policy: {}", mdp.describe(&last.policy)));
+    let mut out = f.label(&format!("Optimal policy: {}", mdp.describe(&last.policy)));
     let q = q_values(mdp, v);
     let mut t = Table::new(["state", "action", "V*", "Q(s, a)"]).right(2);
     for (s, state) in mdp.states.iter().enumerate() {

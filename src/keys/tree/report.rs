@@ -1,7 +1,5 @@
 //! The key as tables: every node's value, the alpha-beta step table, the move at the root and what was pruned.
 
-use std::fmt::Write as _;
-
 use super::order::ChildOrder;
 use super::solve::Values;
 use super::trace::{Step, Trace};
@@ -64,70 +62,41 @@ pub fn steps_table(tree: &Tree, steps: &[Step]) -> Table {
     t
 }
 
-/// One line of prose: as is in text, a list item in markdown (so lines do not run together); a `\n` at the end of
-/// `text` leaves a blank line after it.
-fn say(out: &mut String, format: Format, text: &str) {
-    if format == Format::Md {
-        out.push_str("- ");
-    }
-    out.push_str(text);
-    out.push('\n');
-}
-
-fn heading(out: &mut String, format: Format, title: &str) {
-    match format {
-        Format::Text => {
-            let _ = writeln!(out, "{title}\n");
-        }
-        Format::Md => {
-            let _ = writeln!(out, "### {title}\n");
-        }
-    }
-}
-
 /// The whole key.
 pub fn render(r: &Report<'_>, format: Format) -> String {
     let tree = r.tree;
     let mut out = String::new();
     let count = |f: fn(&Kind) -> bool| tree.nodes().iter().filter(|n| f(&n.kind)).count();
-    say(
-        &mut out,
-        format,
-        &format!(
-            "Tree: {} nodes ({} MAX, {} MIN, {} CHANCE, {} leaves).\n",
-            tree.len(),
-            count(|k| *k == Kind::Max),
-            count(|k| *k == Kind::Min),
-            count(|k| *k == Kind::Chance),
-            count(|k| matches!(k, Kind::Leaf(_)))
-        ),
-    );
+    out.push_str(&format.item(&format!(
+        "Tree: {} nodes ({} MAX, {} MIN, {} CHANCE, {} leaves).\n",
+        tree.len(),
+        count(|k| *k == Kind::Max),
+        count(|k| *k == Kind::Min),
+        count(|k| *k == Kind::Chance),
+        count(|k| matches!(k, Kind::Leaf(_)))
+    )));
     let method = if r.values.expectimax { "Expectimax" } else { "Minimax" };
-    heading(&mut out, format, &format!("{method} value of every node"));
+    out.push_str(&format.section(&format!("{method} value of every node")));
     out.push_str(&values_table(tree, r.values).render(format));
     out.push('\n');
     let root = &r.values.values[tree.root()];
     match r.trace {
         Err(why) => {
-            say(&mut out, format, &format!("No alpha-beta table: {why}.\n"));
+            out.push_str(&format.item(&format!("No alpha-beta table: {why}.\n")));
         }
         Ok(trace) => {
             let title = format!("Alpha-beta (AIMA Figure 5.7), children {}", r.order.describe());
-            heading(&mut out, format, &title);
+            out.push_str(&format.section(&title));
             out.push_str(&steps_table(tree, &trace.steps).render(format));
             out.push('\n');
             pruned(&mut out, format, tree, trace);
             let ab = trace.value.to_q();
             let agree = if ab.as_ref() == Some(root) { "they agree" } else { "THEY DISAGREE" };
-            say(
-                &mut out,
-                format,
-                &format!(
-                    "Root value: alpha-beta {}, minimax {} ({agree}).",
-                    Exact::to_q(trace.value).map_or(trace.value.to_string(), |q| both(&q)),
-                    both(root)
-                ),
-            );
+            out.push_str(&format.item(&format!(
+                "Root value: alpha-beta {}, minimax {} ({agree}).",
+                Exact::to_q(trace.value).map_or(trace.value.to_string(), |q| both(&q)),
+                both(root)
+            )));
         }
     }
     let name = |pos: usize| {
@@ -136,18 +105,18 @@ pub fn render(r: &Report<'_>, format: Format) -> String {
     };
     match r.values.best {
         Some(pos) => {
-            say(
-                &mut out,
-                format,
-                &format!("Move at the root ({}): {}.", tree.node(tree.root()).kind.name(), name(pos)),
-            );
+            out.push_str(&format.item(&format!(
+                "Move at the root ({}): {}.",
+                tree.node(tree.root()).kind.name(),
+                name(pos)
+            )));
         }
         None => {
-            say(
-                &mut out,
-                format,
-                &format!("No move at the root: it is a {}; its value is {}.", tree.node(0).kind.name(), both(root)),
-            );
+            out.push_str(&format.item(&format!(
+                "No move at the root: it is a {}; its value is {}.",
+                tree.node(0).kind.name(),
+                both(root)
+            )));
         }
     }
     out
@@ -166,9 +135,9 @@ fn pruned(out: &mut String, format: Format, tree: &Tree, trace: &Trace) {
         .collect();
     let unvisited = trace.visited.iter().filter(|v| !**v).count();
     if cuts.is_empty() {
-        say(out, format, "Pruned: nothing; every node was visited.");
+        out.push_str(&format.item("Pruned: nothing; every node was visited."));
     } else {
         let text = format!("Pruned: {} ({unvisited} of {} nodes never visited).", cuts.join("; "), tree.len());
-        say(out, format, &text);
+        out.push_str(&format.item(&text));
     }
 }
