@@ -131,6 +131,31 @@ pub struct CaseResult {
     pub elapsed_ms: u64,
 }
 
+impl CaseResult {
+    /// A visible case named `name` with `status`, worth `max_score` and scored 0, with nothing run or compared yet:
+    /// the base that builders fill in.
+    pub fn new(name: String, status: Status, max_score: f64) -> CaseResult {
+        CaseResult {
+            name,
+            args: Vec::new(),
+            status,
+            score: 0.0,
+            max_score,
+            visibility: Visibility::Visible,
+            tags: Vec::new(),
+            detail: String::new(),
+            reading: None,
+            diagnosis: None,
+            lines_matched: None,
+            difference: None,
+            expected: String::new(),
+            stdout: Captured::default(),
+            stderr: Captured::default(),
+            elapsed_ms: 0,
+        }
+    }
+}
+
 /// The build step of a submission.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BuildResult {

@@ -1,7 +1,7 @@
 //! Grading by games, in the harness's result model: a game becomes a zero-point case whose output is the record's
 //! moves, so the gradebook, Gradescope and markdown renderers show games like any other case.
 
-use crate::harness::model::{Captured, CaseResult, Status, Visibility};
+use crate::harness::model::{Captured, CaseResult, Status};
 use crate::referee::agent::FaultKind;
 use crate::referee::record::GameRecord;
 
@@ -47,21 +47,10 @@ pub fn captured(text: &str) -> Captured {
 /// A visible case with no expected output.
 pub fn case(name: String, args: Vec<String>, status: Status, score: f64, max: f64, detail: String) -> CaseResult {
     CaseResult {
-        name,
         args,
-        status,
         score,
-        max_score: max,
-        visibility: Visibility::Visible,
         tags: vec![crate::harness::render::markdown::RECORD_TAG.to_string()],
         detail,
-        reading: None,
-        diagnosis: None,
-        lines_matched: None,
-        difference: None,
-        expected: String::new(),
-        stdout: Captured::default(),
-        stderr: Captured::default(),
-        elapsed_ms: 0,
+        ..CaseResult::new(name, status, max)
     }
 }

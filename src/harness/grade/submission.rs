@@ -133,22 +133,12 @@ fn blank(
         _ => String::new(),
     };
     CaseResult {
-        name: case.name.clone(),
         args: case.args.clone(),
-        status,
-        score: 0.0,
-        max_score: case.points,
         visibility: case.visibility,
         tags: case.tags.clone(),
         detail,
-        reading: None,
-        diagnosis: None,
-        lines_matched: None,
-        difference: None,
         expected,
-        stdout: Captured::default(),
-        stderr: Captured::default(),
-        elapsed_ms: 0,
+        ..CaseResult::new(case.name.clone(), status, case.points)
     }
 }
 

@@ -75,30 +75,10 @@ fn field(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::model::{CaseResult, Status, SubmissionResult, Visibility, SCHEMA_VERSION};
+    use crate::harness::model::{CaseResult, Status, SubmissionResult, SCHEMA_VERSION};
 
     fn submission(id: &str, cases: &[(&str, Status)]) -> SubmissionResult {
-        let cases = cases
-            .iter()
-            .map(|(name, status)| CaseResult {
-                name: name.to_string(),
-                args: vec![],
-                status: *status,
-                score: 0.0,
-                max_score: 1.0,
-                visibility: Visibility::Visible,
-                tags: vec![],
-                detail: String::new(),
-                reading: None,
-                diagnosis: None,
-                lines_matched: None,
-                difference: None,
-                expected: String::new(),
-                stdout: Default::default(),
-                stderr: Default::default(),
-                elapsed_ms: 0,
-            })
-            .collect();
+        let cases = cases.iter().map(|(name, status)| CaseResult::new(name.to_string(), *status, 1.0)).collect();
         SubmissionResult {
             id: id.into(),
             source: String::new(),

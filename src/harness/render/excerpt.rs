@@ -214,27 +214,11 @@ pub(crate) fn tame(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::model::{Captured, Visibility};
+    use crate::harness::model::Captured;
 
     fn case(status: Status, stderr: &str) -> CaseResult {
-        CaseResult {
-            name: "c".into(),
-            args: vec![],
-            status,
-            score: 0.0,
-            max_score: 1.0,
-            visibility: Visibility::Visible,
-            tags: vec![],
-            detail: String::new(),
-            reading: None,
-            diagnosis: None,
-            lines_matched: None,
-            difference: None,
-            expected: String::new(),
-            stdout: Captured::default(),
-            stderr: Captured { text: stderr.into(), bytes: stderr.len(), ..Captured::default() },
-            elapsed_ms: 0,
-        }
+        let stderr = Captured { text: stderr.into(), bytes: stderr.len(), ..Captured::default() };
+        CaseResult { stderr, ..CaseResult::new("c".into(), status, 1.0) }
     }
 
     #[test]
