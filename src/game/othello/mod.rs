@@ -227,6 +227,8 @@ impl<B: Board> Game for Othello<B> {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
 
     fn moves<B: Board>(game: &Othello<B>, state: &OthelloState<B>) -> Vec<(u8, u8)> {

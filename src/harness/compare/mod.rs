@@ -130,6 +130,8 @@ pub fn first_difference(expected: &str, actual: &str) -> Option<FirstDifference>
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
 
     fn one(text: &str) -> Vec<Candidate> {

@@ -74,6 +74,8 @@ fn field(value: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
     use crate::harness::model::{CaseResult, Status, SubmissionResult, SCHEMA_VERSION};
 

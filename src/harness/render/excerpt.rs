@@ -213,6 +213,8 @@ pub(crate) fn tame(line: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
     use crate::harness::model::Captured;
 

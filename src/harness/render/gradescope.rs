@@ -178,6 +178,8 @@ fn case_output(case: &CaseResult) -> String {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
     use crate::harness::model::{BuildResult, Captured, FirstDifference};
 

@@ -271,6 +271,8 @@ fn capitalized(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
 
     #[test]

@@ -157,6 +157,8 @@ pub fn parse_trace_2017(text: &str) -> Vec<CaseLine> {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
 
     #[test]

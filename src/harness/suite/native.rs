@@ -216,6 +216,8 @@ fn duration(text: &str, what: &str) -> Result<Duration, String> {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
 
     fn parse_str(text: &str) -> Result<Suite, SuiteError> {

@@ -66,6 +66,8 @@ pub fn value_order(problem: &Problem, state: &State, var: usize) -> Vec<ValueEff
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
     use crate::keys::csp::parse::parse;
 

@@ -71,6 +71,8 @@ fn scan(bytes: &[u8], from: usize, keep: impl Fn(u8) -> bool) -> usize {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
 
     #[test]

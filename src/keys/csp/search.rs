@@ -98,6 +98,8 @@ fn go(problem: &Problem, state: &State, depth: usize, max: usize, search: &mut S
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
     use crate::keys::csp::parse::parse;
 

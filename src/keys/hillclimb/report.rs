@@ -101,6 +101,8 @@ pub fn render(matrix: &Matrix, climb: &Climb, closed: bool, format: Format) -> S
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
 
     #[test]

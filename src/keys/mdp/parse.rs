@@ -177,6 +177,8 @@ fn exact(text: &str, value: &Spanned<toml::Value>) -> Result<Q, SourceError> {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
 
     const SMALL: &str = "discount = 0.9\n[states.a]\ngo = [{ to = \"a\", p = 0.1, reward = 1 }, \

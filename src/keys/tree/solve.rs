@@ -86,6 +86,8 @@ fn choose(tree: &Tree, values: &[Q]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
     use crate::keys::number;
     use crate::keys::tree::notation::parse;

@@ -100,6 +100,8 @@ pub fn trace(game: &TreeGame<'_>) -> Result<Trace, String> {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
     use crate::keys::tree::notation::parse;
 

@@ -120,6 +120,8 @@ fn number(name: &str, text: &str) -> Result<u64, ArgError> {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
 
     fn parse(line: &str) -> Result<(Position, u32), ArgError> {

@@ -115,6 +115,8 @@ impl<B: Stones> Evaluator<B> for TraceEval {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
     use crate::game::takestones::{Position, SmallBoard};
     use crate::game::Game;

@@ -60,6 +60,8 @@ pub fn bench(out: &mut dyn Write, seconds: f64) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
 
     /// The numbers for the README: `cargo test --release --lib bench_prints -- --ignored --nocapture`.

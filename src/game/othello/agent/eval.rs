@@ -103,6 +103,8 @@ pub fn terminal(board: &Bits, player: Player) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
     use crate::game::othello::{literal, Othello, Rules};
 

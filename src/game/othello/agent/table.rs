@@ -78,6 +78,8 @@ impl Table {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
     use crate::game::othello::{Othello, Rules};
 

@@ -111,6 +111,8 @@ fn narrowed(answer: NodeAnswer, index: usize) -> (i32, i32) {
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
     use crate::game::othello::literal::format_board;
 

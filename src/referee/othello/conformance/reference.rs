@@ -54,6 +54,8 @@ pub fn node(grid: &Grid, color: Player, min_node: bool, limit: Option<u32>) -> R
 
 #[cfg(test)]
 mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
     use super::*;
     use crate::game::othello::literal::parse_board;
     use crate::game::Game;
