@@ -1,11 +1,10 @@
 //! `referee hillclimb MATRIX --tour ...`: a hill-climbing answer key.
 
-use std::io::{self, Write};
+use std::io::Write;
 
-use crate::cli::{exit, HillclimbArgs};
+use crate::cli::HillclimbArgs;
 use crate::keys::hillclimb::matrix::{self, Notation};
 use crate::keys::hillclimb::{climb, report, tour};
-use crate::keys::source;
 
 const PROGRAM: &str = "referee hillclimb";
 
@@ -22,27 +21,6 @@ pub fn key(name: &str, file: Option<&str>, text: &str, args: &HillclimbArgs) -> 
 
 /// Runs the command; returns the exit code.
 pub fn run(args: &HillclimbArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let (name, text) = match source::read(&args.matrix) {
-        Ok(read) => read,
-        Err(e) => {
-            let _ = writeln!(err, "{PROGRAM}: {e}");
-            return exit::USAGE;
-        }
-    };
-    let file = (args.matrix.as_os_str() != "-").then(|| name.clone());
-    let text = match key(&name, file.as_deref(), &text, args) {
-        Ok(text) => text,
-        Err(e) => {
-            let _ = writeln!(err, "{PROGRAM}: {e}");
-            return exit::USAGE;
-        }
-    };
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => exit::SUCCESS,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::SUCCESS,
-        Err(e) => {
-            let _ = writeln!(err, "{PROGRAM}: {e}");
-            exit::INTERNAL
-        }
-    }
+    let file = (args.matrix.as_os_str() != "-").then(|| args.matrix.display().to_string());
+    super::run(PROGRAM, &args.matrix, out, err, |name, text| key(name, file.as_deref(), text, args))
 }

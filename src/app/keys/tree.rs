@@ -1,6 +1,6 @@
 //! `referee tree FILE|-`: a game tree's answer key.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::Path;
 
 use crate::cli::{exit, TreeArgs};
@@ -45,19 +45,9 @@ fn write_file(path: &Path, text: &str) -> Result<(), String> {
 
 /// Runs the command; returns the exit code.
 pub fn run(args: &TreeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let (name, text) = match source::read(&args.input) {
-        Ok(read) => read,
-        Err(e) => {
-            let _ = writeln!(err, "{PROGRAM}: {e}");
-            return exit::USAGE;
-        }
-    };
-    let key = match key(&name, &text, args) {
+    let key = match source::read(&args.input).and_then(|(name, text)| key(&name, &text, args)) {
         Ok(key) => key,
-        Err(e) => {
-            let _ = writeln!(err, "{PROGRAM}: {e}");
-            return exit::USAGE;
-        }
+        Err(e) => return super::fail(PROGRAM, err, &e),
     };
     for (path, content) in [(&args.dot, &key.dot), (&args.svg, &key.svg)] {
         if let Some(path) = path {
@@ -67,12 +57,5 @@ pub fn run(args: &TreeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             }
         }
     }
-    match out.write_all(key.text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => exit::SUCCESS,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::SUCCESS,
-        Err(e) => {
-            let _ = writeln!(err, "{PROGRAM}: {e}");
-            exit::INTERNAL
-        }
-    }
+    super::emit(PROGRAM, &key.text, out, err)
 }
