@@ -216,11 +216,7 @@ fn othello_bad_arguments_get_one_line_and_exit_2() {
         (&["grade", "othello", "--submissions", "/nonexistent/class"], "/nonexistent/class"),
     ];
     for (args, message) in cases {
-        let out = assert_cmd::Command::cargo_bin("referee").unwrap().args(args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        crate::util::assert_usage_error(args, message);
     }
 }
 

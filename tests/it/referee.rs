@@ -214,11 +214,7 @@ fn bad_arguments_get_one_line_and_exit_2() {
         (&["grade", "mancala", "--submissions", "/nonexistent/class"], "/nonexistent/class"),
     ];
     for (args, message) in cases {
-        let out = assert_cmd::Command::cargo_bin("referee").unwrap().args(args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        crate::util::assert_usage_error(args, message);
     }
     // A built-in agent given a malformed position says what is wrong and exits 2.
     let out = assert_cmd::Command::cargo_bin("referee")

@@ -23,3 +23,13 @@ pub fn in_snapshot_dir(suffix: &str, f: impl FnOnce()) {
     settings.set_snapshot_suffix(suffix);
     settings.bind(f);
 }
+
+/// Runs `referee ARGS` and asserts what every bad-argument error must be: exit 2 and one line on stderr that
+/// contains `message`.
+pub fn assert_usage_error(args: &[&str], message: &str) {
+    let out = assert_cmd::Command::cargo_bin("referee").unwrap().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.contains(message), "{args:?}: {stderr}");
+}
