@@ -134,7 +134,7 @@ fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
         make_traversable(&scratch).map_err(|e| e.to_string())?;
         let start = Instant::now();
         let mut saved = 0;
-        grade_class(&entries, &prepared, &config, j, &store, &scratch, |_, r| saved += usize::from(r.is_ok()))
+        grade_class(&entries, &prepared, &config, j, &store, &scratch, |_| {}, |_, r| saved += usize::from(r.is_ok()))
             .map_err(|_| "cancelled".to_string())?;
         let elapsed = start.elapsed();
         if saved != entries.len() {

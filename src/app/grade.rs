@@ -4,6 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::progress::Progress;
 use crate::cli::{exit, ColorChoice, GradeArgs};
 use crate::harness::grade::class::{discover, make_traversable, safe_name, write_atomic, Store};
 use crate::harness::grade::{self, grade_submission, Cancelled, GradeConfig, PreparedSuite};
@@ -44,7 +45,7 @@ struct Setup {
     suite: PreparedSuite,
     config: GradeConfig,
     color: bool,
-    _scratch: tempfile::TempDir,
+    _scratch: grade::scratch::Scratch,
     scratch_root: PathBuf,
 }
 
@@ -95,10 +96,10 @@ impl Setup {
             .transpose()?
             .unwrap_or(Duration::from_secs(120));
         let sandbox = if args.run_as_self { Sandbox::default() } else { Sandbox::default_for_this_process() };
-        let scratch = tempfile::Builder::new()
-            .prefix("referee-")
-            .tempdir_in(args.work.clone().unwrap_or_else(std::env::temp_dir))
-            .map_err(|e| format!("cannot create a scratch folder: {e}"))?;
+        // Also removes the scratch folders of earlier graders that were killed.
+        let scratch =
+            grade::scratch::Scratch::create(&args.work.clone().unwrap_or_else(std::env::temp_dir), "referee-")
+                .map_err(|e| format!("cannot create a scratch folder: {e}"))?;
         let scratch_root = scratch.path().to_path_buf();
         make_traversable(&scratch_root).map_err(|e| format!("cannot prepare the scratch folder: {e}"))?;
         let cancel = super::cancel_on_signals();
@@ -134,9 +135,14 @@ fn grade_one(args: &GradeArgs, setup: &Setup, out: &mut dyn Write, err: &mut dyn
         let _ = writeln!(err, "referee grade: {}: no such submission folder", dir.display());
         return exit::USAGE;
     }
+    if let Some(problem) = not_one_submission(&dir, args.dir.is_some()) {
+        let _ = writeln!(err, "referee grade: {problem}");
+        return exit::USAGE;
+    }
     let scratch = setup.scratch_root.join("submission");
     let _ = make_traversable(&scratch);
-    let result = match grade_submission("submission", &dir, &scratch, &setup.suite, &setup.config) {
+    let id = grade::workspace::submission_id(&dir);
+    let result = match grade_submission(&id, &dir, &scratch, &setup.suite, &setup.config) {
         Ok(result) => result,
         Err(Cancelled) => {
             let _ = writeln!(err, "referee grade: cancelled");
@@ -153,6 +159,46 @@ fn grade_one(args: &GradeArgs, setup: &Setup, out: &mut dyn Write, err: &mut dyn
         return exit::INTERNAL;
     }
     code
+}
+
+/// Why the folder `dir` is not one submission, when it plainly is not: a folder past the size limits that was
+/// never named (the current folder by default), or one that holds several students' hand-ins. An oversized
+/// folder named with `--dir` that is no class folder is the student's own, graded as a build error.
+fn not_one_submission(dir: &Path, named: bool) -> Option<String> {
+    let too_large = match grade::workspace::measure(dir) {
+        Err(grade::workspace::WorkspaceError::TooLarge { message, .. }) => Some(message),
+        _ => None,
+    };
+    let hand_ins = discover(dir).map(|e| e.len()).unwrap_or(0);
+    let class_hint = format!("a class folder (one folder or zip per student) with --submissions {}", dir.display());
+    let absolute = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    match (too_large, named) {
+        (Some(limit), false) => Some(format!(
+            "no --dir was given, so the current folder ({}) was taken as the submission, but it is {limit}; \
+             give the submission with --dir FOLDER_OR_ZIP, or {class_hint}",
+            absolute.display()
+        )),
+        (Some(limit), true) if hand_ins >= 2 => Some(format!(
+            "{} is {limit} and holds {hand_ins} folders or zips, so it is not one submission; grade it as \
+             {class_hint}",
+            dir.display()
+        )),
+        (None, false) if hand_ins >= 2 && !holds_code(dir) => Some(format!(
+            "no --dir was given, so the current folder ({}) was taken as the submission, but it holds no program, \
+             only {hand_ins} folders or zips; give one submission with --dir FOLDER_OR_ZIP, or {class_hint}",
+            absolute.display()
+        )),
+        _ => None,
+    }
+}
+
+/// Whether `dir` itself holds a program's files (sources, classes, a jar).
+fn holds_code(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else { return true };
+    entries.filter_map(Result::ok).any(|e| {
+        let name = e.file_name().to_string_lossy().to_ascii_lowercase();
+        [".java", ".class", ".jar", ".py"].iter().any(|x| name.ends_with(x))
+    })
 }
 
 fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
@@ -177,7 +223,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     }
     sandbox::become_subreaper();
     let jobs = super::jobs_or_cores(args.jobs);
-    let progress = progress_bar(entries.len());
+    let progress = Progress::on_stderr(entries.len(), "grading", "students");
     let mut write_failures = Vec::new();
     let outcome = grade::class::grade_class(
         &entries,
@@ -186,6 +232,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
         jobs,
         &store,
         &setup.scratch_root,
+        |entry| progress.start(&entry.id),
         |result, saved| {
             let written = saved
                 .and_then(|_| write_student_files(&out_dir, result))
@@ -193,16 +240,10 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
             if let Err(e) = written {
                 write_failures.push(format!("{}: {e}", result.id));
             }
-            progress.set_message(format!(
-                "{} {}/{}",
-                result.id,
-                format_points(result.score),
-                format_points(result.max_score)
-            ));
-            progress.inc(1);
+            progress.finish(&result.id, &outcome_text(result));
         },
     );
-    progress.finish_and_clear();
+    progress.close();
     for failure in &write_failures {
         let _ = writeln!(err, "referee grade: cannot write results for {failure}");
     }
@@ -229,14 +270,29 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
         out_dir.display()
     );
     for r in &all {
-        let failed = r.cases.iter().filter(|c| !c.status.is_pass()).count();
-        let note = if failed == 0 { "all passed".to_string() } else { format!("{failed} case(s) not passed") };
-        let _ = writeln!(out, "{}", student_line(r, &note));
+        let _ = writeln!(out, "{}", student_line(r, &status_note(r)));
     }
     if !write_failures.is_empty() {
         return exit::INTERNAL;
     }
     verdict(&all)
+}
+
+/// A student's score and status in one short phrase, as progress lines show it: `4 / 6  all passed`.
+fn outcome_text(r: &SubmissionResult) -> String {
+    format!("{} / {}  {}", format_points(r.score), format_points(r.max_score), status_note(r))
+}
+
+/// `all passed`, `build error`, or how many cases did not pass.
+fn status_note(r: &SubmissionResult) -> String {
+    let failed = r.cases.iter().filter(|c| !c.status.is_pass()).count();
+    if failed == 0 {
+        "all passed".to_string()
+    } else if r.build.as_ref().is_some_and(|b| !b.ok) {
+        "build error".to_string()
+    } else {
+        format!("{failed} case(s) not passed")
+    }
 }
 
 /// Per student: Gradescope `results.json` and markdown feedback.
@@ -277,17 +333,6 @@ fn verdict(results: &[SubmissionResult]) -> u8 {
     } else {
         exit::FAILED
     }
-}
-
-pub(crate) fn progress_bar(total: usize) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} students  {elapsed}  {msg}") {
-        bar.set_style(style);
-    }
-    bar
 }
 
 fn parse_duration(text: &str, what: &str) -> Result<Duration, String> {

@@ -10,6 +10,7 @@ pub mod grade;
 pub mod keys;
 pub mod mancala;
 pub mod othello;
+pub mod progress;
 pub mod takestones;
 pub mod verify;
 
@@ -94,11 +95,45 @@ pub fn clap_failure(program: &str, err: &clap::Error) -> (String, u8) {
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             (format!("{program}: a command is required (try --help)"), crate::cli::exit::USAGE)
         }
-        _ => {
-            let text = err.to_string();
-            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("invalid arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            (format!("{program}: {first} (try --help)"), crate::cli::exit::USAGE)
+        _ => (format!("{program}: {} (try --help)", one_line(&err.to_string())), crate::cli::exit::USAGE),
+    }
+}
+
+/// Clap's several-line error as one line, nothing dropped: the headline, the items listed under it (the missing
+/// arguments), the possible values and clap's tips ("a similar subcommand exists" becomes "did you mean"); only
+/// the usage block and the "for more information" line are left out, which `(try --help)` replaces.
+fn one_line(text: &str) -> String {
+    let mut head = String::new();
+    let mut items: Vec<String> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if head.is_empty() {
+            head = line.strip_prefix("error: ").unwrap_or(line).to_string();
+        } else if let Some(tip) = line.strip_prefix("tip: ") {
+            notes.push(match tip.strip_prefix("a similar ").and_then(|t| t.split_once(" exists: ")) {
+                Some((_, suggestion)) => format!("did you mean {suggestion}?"),
+                None => tip.to_string(),
+            });
+        } else if let Some(values) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            notes.push(values.to_string());
+        } else {
+            items.push(line.to_string());
         }
     }
+    if head.is_empty() {
+        head = "invalid arguments".into();
+    }
+    let mut line = head;
+    if !items.is_empty() {
+        line.push_str(if line.ends_with(':') { " " } else { ": " });
+        line.push_str(&items.join(", "));
+    }
+    for note in notes {
+        line.push_str("; ");
+        line.push_str(&note);
+    }
+    line
 }

@@ -6,9 +6,9 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use crate::harness::grade::python_syntax::{self, SyntaxCheckError};
 use crate::harness::grade::workspace::lay_out;
 use crate::harness::runner::sandbox::{hand_over, Sandbox};
-use crate::harness::runner::{run, Exit, Limits, RunSpec};
 
 use super::spec::PrepareError;
 
@@ -54,30 +54,16 @@ pub fn build(source: &Path, dir: &Path, python: &OsString, sandbox: &Sandbox) ->
     };
     std::fs::write(root.join("othello_shared.py"), OTHELLO_SHARED).map_err(|e| setup(&root, &e))?;
     hand_over(dir, sandbox).map_err(|e| setup(dir, &e))?;
-    let spec = RunSpec {
-        program: python.clone(),
-        args: vec!["-c".into(), SYNTAX_CHECK.into(), file.clone().into_os_string()],
-        cwd: root,
-        stdin: None,
-        env: Vec::new(),
-        limits: Limits::default().with_timeout(std::time::Duration::from_secs(60)),
-        sandbox: *sandbox,
-        cancel: None,
-    };
-    let python_name = python.to_string_lossy();
-    let outcome = run(&spec).map_err(|e| PrepareError::Setup(format!("cannot run {python_name}: {e}")))?;
-    if !matches!(outcome.exit, Exit::Code(0)) || outcome.timed_out {
-        let text = String::from_utf8_lossy(&outcome.stderr);
-        let last: Vec<&str> = text.lines().rev().take(6).collect::<Vec<_>>().into_iter().rev().collect();
-        let why = if outcome.timed_out { "the syntax check timed out".to_string() } else { last.join("\n") };
-        let name = file.file_name().unwrap_or_default().to_string_lossy();
-        return Err(PrepareError::Build(format!("{name} does not parse:\n{why}")));
+    let name = file.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    match python_syntax::check(python, &file, &root, *sandbox, None) {
+        Ok(()) => {}
+        Err(SyntaxCheckError::Invalid(why)) => {
+            return Err(PrepareError::Build(format!("{name} does not parse:\n{why}")))
+        }
+        Err(e) => return Err(PrepareError::Setup(e.to_string())),
     }
     Ok(Built { file })
 }
-
-/// Parses (never runs) the file named by its first argument.
-const SYNTAX_CHECK: &str = "import ast, sys\nwith open(sys.argv[1], 'rb') as f:\n    ast.parse(f.read(), sys.argv[1])";
 
 fn python_files(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };

@@ -136,7 +136,7 @@ fn malformed_input_points_at_line_and_column() {
     ));
     referee_csp("A B in {0, 1}\n\n|A - Q| != 1\n", &[])
         .code(2)
-        .stderr(predicate::str::contains("line 3, column 6: unknown variable Q"));
+        .stderr(predicate::str::contains("line 3, column 6: undeclared variable Q"));
     referee_csp("A B in {0, 1}\nassign A = 7\n", &[])
         .code(2)
         .stderr(predicate::str::contains("line 2, column 12: 7 is not in the domain of A"));

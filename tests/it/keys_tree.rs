@@ -129,14 +129,57 @@ fn svg_is_self_contained_with_one_text_per_node() {
         let svg = key("t", &text, &args(Format::Text, ChildOrder::Left)).unwrap().svg;
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert!(svg.trim_end().ends_with("</svg>"));
-        assert_eq!(svg.matches("<text ").count(), tree.len());
-        assert_eq!(svg.matches("</text>").count(), tree.len());
+        // One text per node, then the legend's lines.
+        assert_eq!(svg.matches("<text x=").count(), tree.len());
+        let legend = svg.matches("<text class=\"legend\"").count();
+        assert!(legend >= 2, "{path}: a legend");
+        assert_eq!(svg.matches("</text>").count(), tree.len() + legend);
         for external in ["href", "<image", "<script", "@import", "url("] {
             assert!(!svg.contains(external), "{path}: {external}");
         }
     }
     let svg = key("t", &read(W4701), &args(Format::Text, ChildOrder::Left)).unwrap().svg;
     assert_eq!(svg.matches("stroke=\"#c00\" stroke-dasharray").count(), 4, "four pruned edges: 0, 8, 1, 3");
+}
+
+/// A node alpha-beta stopped early is labelled with the bound the search returned, not its minimax value, which
+/// stands apart; a node never reached says so; the legend explains the symbols.
+#[test]
+fn the_svg_labels_a_cut_off_node_with_its_bound() {
+    // AIMA Figure 5.5 with C's leaves [2 1 6]: C stops at 2 <= alpha 3, so alpha-beta knows only C <= 2 (minimax 1).
+    let text = "[B: [3 12 8] C: [2 1 6] D: [14 5 2] E: min [1 F: [9 9]]]";
+    let k = key("t", text, &args(Format::Text, ChildOrder::Left)).unwrap();
+    let svg = &k.svg;
+    let label = |start: &str| {
+        let at = svg.find(start).unwrap_or_else(|| panic!("no {start:?} in {svg}"));
+        svg[at..at + svg[at..].find("</text>").unwrap()].to_string()
+    };
+    let c = label(">C ");
+    assert!(c.starts_with(">C ≤ 2<tspan") && c.ends_with(">minimax 1</tspan>"), "{c}");
+    assert!(!svg.contains("C = 1"), "the minimax value is not shown as what the search found");
+    let b = label(">B ");
+    assert_eq!(b, ">B = 3", "an exact value needs nothing apart");
+    let f = label(">F:");
+    assert!(f.starts_with(">F: not searched<tspan") && f.ends_with(">minimax 9</tspan>"), "{f}");
+    assert!(svg.contains("the bound alpha-beta returned"), "the legend explains ≤ and ≥");
+    // The DOT picture says the same.
+    assert!(k.dot.contains("label=\"C ≤ 2\\nminimax 1\""), "{}", k.dot);
+    assert!(k.dot.contains("labelloc=b"), "{}", k.dot);
+}
+
+#[test]
+fn order_on_a_chance_tree_is_reported_as_ignored() {
+    Command::cargo_bin("referee").unwrap().args(["tree", W4701_CHANCE, "--order", "best"]).assert().success().stderr(
+        "referee tree: warning: --order best is ignored: this tree has CHANCE nodes, so there is no alpha-beta \
+             search to order (expectimax looks at every child)\n",
+    );
+    Command::cargo_bin("referee").unwrap().args(["tree", W4701, "--order", "best"]).assert().success().stderr("");
+}
+
+#[test]
+fn unnamed_inner_nodes_are_named_by_their_path_from_the_root() {
+    let k = key("t", "[[3 12 8] [2 4 6]]", &args(Format::Text, ChildOrder::Left)).unwrap();
+    assert!(k.text.lines().any(|l| l.starts_with("root.2  ") && l.contains("MIN")), "{}", k.text);
 }
 
 #[test]
@@ -169,6 +212,11 @@ fn malformed_trees_point_at_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         ("bad-close.txt", "max [\n  [1 2]\n  [3 4\n", "line 3, column 3: this '[' is never closed"),
+        (
+            "bad-open.txt",
+            "max [\n  [3 12 8]\n  [2 4 6\n  [14 5 2]\n]\n",
+            "line 3, column 3: this '[' is not closed on its line, so the '[' on line 1, column 5 is never closed",
+        ),
         ("bad-number.txt", "[\n  [1 2/0]\n]\n", "line 2, column 6: '2/0' divides by zero"),
         ("bad-word.txt", "[[1 2]\n [3 foo]]", "line 2, column 5: 'foo' is neither a node kind"),
         (

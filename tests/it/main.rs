@@ -2,11 +2,13 @@
 #![allow(clippy::unwrap_used, reason = "tests fail loudly on purpose")]
 
 mod check;
+mod clap_errors;
 mod cli;
 mod containment;
 mod diagnose;
 mod gen;
 mod grade;
+mod grade_messages;
 mod java_format;
 mod keys_csp;
 mod keys_hillclimb;

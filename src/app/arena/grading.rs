@@ -122,14 +122,17 @@ pub fn run(
     let cancel = crate::app::cancel_on_signals();
     let jobs = crate::app::jobs_or_cores(class.class.jobs);
     let slots = CpuSlots::new(jobs);
-    let progress = crate::app::grade::progress_bar(todo.len());
+    let progress = crate::app::progress::Progress::on_stderr(todo.len(), "grading", "students");
     let mut failures = Vec::new();
     let grader =
         Grader { slots: &slots, cancel: &cancel, run: class.seed.to_string(), fingerprint: class.fingerprint.clone() };
     for_each_parallel(
         &todo,
         jobs,
-        |entry| grade(entry, &grader),
+        |entry| {
+            progress.start(&entry.id);
+            grade(entry, &grader)
+        },
         |_, result| {
             let Some((result, records)) = result else { return };
             let saved = serde_json::to_vec_pretty(&records)
@@ -140,11 +143,11 @@ pub fn run(
             if let Err(e) = saved {
                 failures.push(format!("{}: {e}", result.id));
             }
-            progress.set_message(format!("{} {}", result.id, format_points(result.score)));
-            progress.inc(1);
+            progress
+                .finish(&result.id, &format!("{} / {}", format_points(result.score), format_points(result.max_score)));
         },
     );
-    progress.finish_and_clear();
+    progress.close();
     let all: Vec<SubmissionResult> =
         store.load_all().into_iter().filter(|r| entries.iter().any(|e| e.id == r.id)).collect();
     let report = RunReport { schema: crate::harness::model::SCHEMA_VERSION, suite: name.into(), submissions: all };

@@ -91,7 +91,7 @@ pub struct Arena {
     pub clock: TimeControl,
     /// How agents are set up.
     pub setup: Setup,
-    _work: Option<tempfile::TempDir>,
+    _work: Option<crate::harness::grade::scratch::Scratch>,
 }
 
 impl Arena {
@@ -112,9 +112,8 @@ impl Arena {
                 (dir.clone(), None)
             }
             None => {
-                let temp = tempfile::Builder::new()
-                    .prefix("referee-arena-")
-                    .tempdir()
+                // Also removes the work folders of earlier referees that were killed.
+                let temp = crate::harness::grade::scratch::Scratch::create(&std::env::temp_dir(), "referee-arena-")
                     .map_err(|e| format!("cannot make a work folder: {e}"))?;
                 (temp.path().to_path_buf(), Some(temp))
             }

@@ -121,7 +121,8 @@ pub fn run(
         (0..entrants.len()).flat_map(|i| (0..entrants.len()).filter(move |&j| j != i).map(move |j| (i, j))).collect();
     let cancel = crate::app::cancel_on_signals();
     let slots = CpuSlots::new(jobs);
-    let progress = crate::app::grade::progress_bar(pairs.len());
+    let progress = crate::app::progress::Progress::on_stderr(pairs.len(), "playing", "games");
+    let game_name = |&(i, j): &(usize, usize)| format!("{} vs {}", entrants[i].id, entrants[j].id);
     let fingerprint = format!("{name} {} time={:?} seed={seed}", contest.describe(), arena.clock.per_move);
     let mut records: Vec<Option<GameRecord>> = vec![None; pairs.len()];
     let mut failures = Vec::new();
@@ -137,6 +138,7 @@ pub fn run(
                 return None;
             }
             let slot = slots.take();
+            progress.start(&game_name(&(i, j)));
             let dir = arena.game_dir(&format!("{}-vs-{}", safe_name(&entrants[i].id), safe_name(&entrants[j].id)));
             let seats = [&entrants[i].prepared, &entrants[j].prepared];
             let mut record = match contest.play(seats, &arena.clock, &dir, slot.pin(), &mut |_| {}) {
@@ -149,15 +151,22 @@ pub fn run(
             Some(SavedGame { fingerprint: fingerprint.clone(), record }.record_after_save(&path))
         },
         |k, r| {
-            match r {
-                Some(Ok(record)) => records[k] = Some(record),
-                Some(Err(e)) => failures.push(e),
-                None => {}
-            }
-            progress.inc(1);
+            let outcome = match r {
+                Some(Ok(record)) => {
+                    let outcome = record.verdict();
+                    records[k] = Some(record);
+                    outcome
+                }
+                Some(Err(e)) => {
+                    failures.push(e);
+                    "could not be played".to_string()
+                }
+                None => "not played".to_string(),
+            };
+            progress.finish(&game_name(&pairs[k]), &outcome);
         },
     );
-    progress.finish_and_clear();
+    progress.close();
     for f in &failures {
         let _ = writeln!(err, "referee tournament {name}: {f}");
     }

@@ -4,7 +4,10 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::cli::{exit, TreeArgs};
+use clap::ValueEnum;
+
 use crate::keys::source;
+use crate::keys::tree::order::ChildOrder;
 use crate::keys::tree::report::{render, Report};
 use crate::keys::tree::{dot, notation, solve, svg, trace};
 
@@ -19,6 +22,8 @@ pub struct Key {
     pub dot: String,
     /// The SVG picture.
     pub svg: String,
+    /// Options that had no effect, one line each (for stderr).
+    pub warnings: Vec<String>,
 }
 
 /// Builds the key for the tree in `text`; `name` is the file name used in messages.
@@ -30,12 +35,21 @@ pub fn key(name: &str, text: &str, args: &TreeArgs) -> Result<Key, String> {
     let values = solve::solve(&tree).map_err(|e| format!("{name}: {e}"))?;
     let game = args.order.game(&tree, &values.values);
     let trace = trace::trace(&game);
-    let visited = trace.as_ref().ok().map(|t| t.visited.as_slice());
+    let searched = trace.as_ref().ok();
+    let mut warnings = Vec::new();
+    if tree.has_chance() && args.order != ChildOrder::Left {
+        warnings.push(format!(
+            "--order {} is ignored: this tree has CHANCE nodes, so there is no alpha-beta search to order \
+             (expectimax looks at every child)",
+            args.order.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+        ));
+    }
     let report = Report { tree: &tree, values: &values, trace: &trace, order: args.order };
     Ok(Key {
         text: render(&report, args.format),
-        dot: dot::dot(&tree, &values.values, visited),
-        svg: svg::svg(&tree, &values.values, visited),
+        dot: dot::dot(&tree, &values.values, searched),
+        svg: svg::svg(&tree, &values.values, searched),
+        warnings,
     })
 }
 
@@ -49,6 +63,9 @@ pub fn run(args: &TreeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(key) => key,
         Err(e) => return super::fail(PROGRAM, err, &e),
     };
+    for warning in &key.warnings {
+        let _ = writeln!(err, "{PROGRAM}: warning: {warning}");
+    }
     for (path, content) in [(&args.dot, &key.dot), (&args.svg, &key.svg)] {
         if let Some(path) = path {
             if let Err(e) = write_file(path, content) {

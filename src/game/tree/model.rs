@@ -108,14 +108,17 @@ impl Tree {
     }
 
     /// The name tables use: the label; else a leaf's value (as homework tables name leaves); else `root` or the
-    /// node's path of 1-based child positions (`2.1`).
+    /// node's path of 1-based child positions from the root (`root.2.1`), which no one can read as a value.
     pub fn name(&self, id: usize) -> String {
         let node = &self.nodes[id];
         match (&node.label, &node.kind) {
             (Some(label), _) => label.clone(),
             (None, Kind::Leaf(q)) => number::fraction(q),
             (None, _) if node.path.is_empty() => "root".into(),
-            (None, _) => node.path.iter().map(ToString::to_string).collect::<Vec<_>>().join("."),
+            (None, _) => {
+                let path: Vec<String> = node.path.iter().map(ToString::to_string).collect();
+                format!("root.{}", path.join("."))
+            }
         }
     }
 

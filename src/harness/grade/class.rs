@@ -145,7 +145,8 @@ pub struct ClassSummary {
 }
 
 /// Grades every entry not already in `store` with the same fingerprint, `jobs` students at a time, calling
-/// `on_done` (on this thread) as each finishes, after its result is stored.
+/// `on_start` (on the worker) as each starts and `on_done` (on this thread) as each finishes, after its result is
+/// stored.
 ///
 /// # Errors
 /// [`Cancelled`]: finished students are stored; the ones in progress are not, and a re-run grades them.
@@ -156,6 +157,7 @@ pub fn grade_class(
     jobs: usize,
     store: &Store,
     scratch_root: &Path,
+    on_start: impl Fn(&Entry) + Sync,
     mut on_done: impl FnMut(&SubmissionResult, io::Result<()>),
 ) -> Result<ClassSummary, Cancelled> {
     let want = fingerprint(suite, config);
@@ -170,6 +172,7 @@ pub fn grade_class(
             if config.cancel.load(std::sync::atomic::Ordering::Relaxed) {
                 return Err(Cancelled);
             }
+            on_start(entry);
             let scratch = scratch_root.join(safe_name(&entry.id));
             let _ = make_traversable(&scratch);
             let result = grade_submission(&entry.id, &entry.path, &scratch, suite, config);

@@ -7,6 +7,8 @@
 pub mod class;
 mod parallel;
 mod prepared;
+pub mod python_syntax;
+pub mod scratch;
 mod submission;
 pub mod workspace;
 

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::parallel::for_each_parallel;
 use super::prepared::PreparedSuite;
+use super::python_syntax;
 use super::workspace::lay_out;
 use crate::diagnose::takestones::{diagnose, Observation};
 use crate::harness::compare::judge;
@@ -85,6 +86,10 @@ pub fn grade_submission(
         }
         None => None,
     };
+    if let Some(failed) = syntax_step(&dir, config)? {
+        let cases = not_run(suite, Status::BuildError, &failed.message);
+        return Ok(finish(Some(failed), cases));
+    }
     let indices: Vec<usize> = (0..suite.suite.cases.len()).collect();
     let mut results: Vec<Option<CaseResult>> = vec![None; indices.len()];
     let mut cancelled = false;
@@ -199,6 +204,29 @@ fn build_step(template: &Template, dir: &Path, config: &GradeConfig) -> Result<B
         }
     };
     Ok(BuildResult { ok: message.is_empty(), command, message, elapsed_ms })
+}
+
+/// When the command runs a Python file: Python's parser on it, so a syntax error is one build error with its
+/// line rather than a nonzero exit on every case. `Some` only for a file that does not parse.
+fn syntax_step(dir: &Path, config: &GradeConfig) -> Result<Option<BuildResult>, Cancelled> {
+    let (program, args) = config.command.expand(dir, &[]);
+    let Some((python, file)) = python_syntax::python_entry(&program, &args, dir) else { return Ok(None) };
+    let start = Instant::now();
+    let checked = python_syntax::check(&python, &file, dir, config.sandbox, Some(config.cancel.clone()));
+    let name = file.strip_prefix(dir).unwrap_or(&file).display().to_string();
+    let message = match checked {
+        Ok(()) => return Ok(None),
+        Err(python_syntax::SyntaxCheckError::Cancelled) => return Err(Cancelled),
+        // Nothing is known about the file; the cases will say what happens when it runs.
+        Err(python_syntax::SyntaxCheckError::NotRun(_)) => return Ok(None),
+        Err(python_syntax::SyntaxCheckError::Invalid(why)) => format!("{name} does not parse: {why}"),
+    };
+    Ok(Some(BuildResult {
+        ok: false,
+        command: format!("{} (syntax check of {name}, before any case)", python.to_string_lossy()),
+        message,
+        elapsed_ms: start.elapsed().as_millis() as u64,
+    }))
 }
 
 fn run_case(index: usize, dir: &Path, suite: &PreparedSuite, config: &GradeConfig) -> Result<CaseResult, Cancelled> {

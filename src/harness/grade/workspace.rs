@@ -13,9 +13,13 @@ pub const MAX_BYTES: u64 = 256 << 20;
 pub const MAX_FILES: usize = 20_000;
 
 /// The student id in a hand-in name: the name without its extension and without the course's `-HW2-P3` /
-/// `HW2P3` suffix (any homework and part numbers, any case).
+/// `HW2P3` suffix (any homework and part numbers, any case); a Canvas bulk-download name
+/// (`smithgina_12345_67890_gina-HW2-P3.zip`, `smithgina_LATE_12345_67890_...`) gives its login, `smithgina`.
 pub fn student_id(name: &str) -> String {
     let stem = name.strip_suffix(".zip").or_else(|| name.strip_suffix(".ZIP")).unwrap_or(name);
+    if let Some(login) = canvas_login(stem) {
+        return login.to_string();
+    }
     let lower = stem.to_ascii_lowercase();
     // Find a trailing "hw<digits>" optionally followed by "-"/"_" and "p<digits>", preceded by an optional "-"/"_".
     let bytes = lower.as_bytes();
@@ -35,6 +39,19 @@ pub fn student_id(name: &str) -> String {
     } else {
         id.to_string()
     }
+}
+
+/// The login of a Canvas bulk-download name: `<login>[_LATE]_<user id>_<submission id>[_<file name>]`. Two
+/// all-digit fields are required, so that an ordinary name with one number in it is never taken for one.
+fn canvas_login(stem: &str) -> Option<&str> {
+    let mut parts = stem.split('_');
+    let login = parts.next().filter(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric()))?;
+    let mut next = parts.next()?;
+    if next.eq_ignore_ascii_case("late") {
+        next = parts.next()?;
+    }
+    let number = |p: &str| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit());
+    (number(next) && number(parts.next()?)).then_some(login)
 }
 
 fn is_suffix(rest: &str) -> bool {
@@ -112,6 +129,41 @@ pub fn lay_out(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<PathBuf,
     }
     hand_over(dest, sandbox).map_err(io_at(dest))?;
     Ok(root)
+}
+
+/// Checks that the folder `source` fits the limits of one submission, without copying anything (it stops
+/// counting at the first limit passed). A zip is not measured here: its limits are checked as it is extracted.
+///
+/// # Errors
+/// [`WorkspaceError::TooLarge`] past a limit, [`WorkspaceError::Io`] for an unreadable folder.
+pub fn measure(source: &Path) -> Result<(), WorkspaceError> {
+    fn walk(dir: &Path, budget: &mut Budget) -> Result<(), WorkspaceError> {
+        let io_at = |source| WorkspaceError::Io { path: dir.to_path_buf(), source };
+        for entry in fs::read_dir(dir).map_err(io_at)? {
+            let entry = entry.map_err(io_at)?;
+            let kind = entry.file_type().map_err(io_at)?;
+            if kind.is_dir() {
+                walk(&entry.path(), budget)?;
+            } else if kind.is_file() {
+                budget.add(entry.metadata().map_err(io_at)?.len())?;
+            }
+        }
+        Ok(())
+    }
+    if !source.is_dir() {
+        return Ok(());
+    }
+    walk(source, &mut Budget { bytes: 0, files: 0, origin: source.to_path_buf() })
+}
+
+/// The student id of a single hand-in at `path` (`--dir carol-HW2-P3.zip` is `carol`); `submission` when the
+/// path has no name of its own.
+pub fn submission_id(path: &Path) -> String {
+    let absolute = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    match absolute.file_name() {
+        Some(name) => student_id(&name.to_string_lossy()),
+        None => "submission".into(),
+    }
 }
 
 fn is_junk(name: &str) -> bool {
@@ -209,5 +261,37 @@ mod tests {
         assert_eq!(student_id("erin"), "erin");
         assert_eq!(student_id("hw2p3"), "hw2p3");
         assert_eq!(student_id("shw2x.zip"), "shw2x");
+    }
+
+    #[test]
+    fn a_single_hand_in_is_named_after_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let zip = dir.path().join("carol-HW2-P3.zip");
+        fs::write(&zip, b"").unwrap();
+        assert_eq!(submission_id(&zip), "carol");
+        assert_eq!(submission_id(&dir.path().join("smithgina_LATE_1_2_x.zip")), "smithgina");
+        assert_eq!(submission_id(Path::new("/")), "submission");
+    }
+
+    #[test]
+    fn measuring_finds_a_folder_past_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("src")).unwrap();
+        fs::write(dir.path().join("src/A.java"), b"class A {}").unwrap();
+        assert!(measure(dir.path()).is_ok());
+        // A sparse file: past the byte limit without writing it.
+        fs::File::create(dir.path().join("src/big")).unwrap().set_len(MAX_BYTES + 1).unwrap();
+        assert!(matches!(measure(dir.path()), Err(WorkspaceError::TooLarge { .. })));
+    }
+
+    #[test]
+    fn canvas_bulk_download_names_give_the_login() {
+        assert_eq!(student_id("smithgina_12345_67890_gina-HW2-P3.zip"), "smithgina");
+        assert_eq!(student_id("smithgina_LATE_12345_67890_gina-HW2-P3.zip"), "smithgina");
+        assert_eq!(student_id("smithgina_late_12345_67890_TakeStones.zip"), "smithgina");
+        assert_eq!(student_id("smithgina_12345_67890"), "smithgina");
+        // One number is not Canvas's pattern; the course suffix rule still applies.
+        assert_eq!(student_id("bob_2024_hw2_p3.zip"), "bob_2024");
+        assert_eq!(student_id("bob_12_x"), "bob_12_x");
     }
 }

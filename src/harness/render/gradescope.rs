@@ -8,7 +8,8 @@
 //! ```text
 //! {
 //!   "score": 2.5,                     // the submission's score, as the comparer summed it
-//!   "execution_time": 3,              // whole seconds (rounded) of build + all cases; absent under --redact
+//!   "execution_time": 2.513,          // seconds of build + all cases, in milliseconds (fractional seconds,
+//!                                     // never 0 once anything ran: a 0.4 ms run is 0.001); absent under --redact
 //!   "output": "...",                  // summary: score, counts by status, the build error, a grader-error note
 //!   "tests": [                        // one per case, suite order
 //!     {
@@ -70,7 +71,7 @@ pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mu
 struct Results<'a> {
     score: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
-    execution_time: Option<u64>,
+    execution_time: Option<f64>,
     output: String,
     tests: Vec<Test<'a>>,
 }
@@ -111,10 +112,14 @@ fn visibility(v: Visibility) -> &'static str {
 }
 
 /// Build plus case times, in whole seconds rounded to nearest (the specification's example is an integer).
-fn execution_seconds(s: &SubmissionResult) -> u64 {
+/// Gradescope's field is seconds: the milliseconds measured, as fractional seconds. A run that took under a
+/// millisecond counts as one, so a submission that ran is never reported as taking no time.
+fn execution_seconds(s: &SubmissionResult) -> f64 {
     let build = s.build.as_ref().map_or(0, |b| b.elapsed_ms);
     let total = s.cases.iter().fold(build, |sum, c| sum.saturating_add(c.elapsed_ms));
-    total.saturating_add(500) / 1000
+    let ran = s.build.is_some() || !s.cases.is_empty();
+    let ms = if ran { total.max(1) } else { total };
+    ms as f64 / 1000.0
 }
 
 /// The top-level summary: score and counts, then the build error or the grader-error note when there is one.
@@ -217,6 +222,15 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_sub_second_run_is_never_zero_seconds() {
+        let mut s = submission(None);
+        s.cases[0].elapsed_ms = 120;
+        assert_eq!(value(&s, false)["execution_time"], 0.12);
+        s.cases[0].elapsed_ms = 0;
+        assert_eq!(value(&s, false)["execution_time"], 0.001);
+    }
+
     fn value(s: &SubmissionResult, redact: bool) -> serde_json::Value {
         let mut out = Vec::new();
         render_submission(s, &RenderOptions { color: false, redact }, &mut out).unwrap();
@@ -227,7 +241,7 @@ mod tests {
     fn fields_follow_the_specification() {
         let v = value(&submission(None), false);
         assert_eq!(v["score"], 0.0);
-        assert_eq!(v["execution_time"], 2);
+        assert_eq!(v["execution_time"], 1.6);
         let test = &v["tests"][0];
         assert_eq!(test["status"], "failed");
         assert_eq!(test["max_score"], 2.0);

@@ -51,7 +51,19 @@ pub fn parse(text: &str) -> Result<Problem, SourceError> {
         }
     }
     if problem.variables.is_empty() {
-        return Err(err(0, "no variables: declare some, e.g. 'A B C in {0, 1, 2}'".into()));
+        // Constraints or assignments on variables never declared: name the first one as such.
+        let first =
+            constraints.iter().flat_map(|c| c.2.first()).chain(assigns.iter().map(|a| &a.0)).min_by_key(|m| m.at);
+        return Err(match first {
+            Some(m) => err(
+                m.at,
+                format!(
+                    "undeclared variable {0}: no variable is declared (declare them first, e.g. '{0} in {{0, 1, 2}}')",
+                    m.name
+                ),
+            ),
+            None => err(0, "no variables: declare some, e.g. 'A B C in {0, 1, 2}'".into()),
+        });
     }
     for (text_of, relation, vars, at) in constraints {
         if vars.is_empty() {
@@ -79,7 +91,7 @@ pub fn parse(text: &str) -> Result<Problem, SourceError> {
 fn resolve(problem: &Problem, m: &Mention) -> Result<usize, (usize, String)> {
     problem
         .index(&m.name)
-        .ok_or_else(|| (m.at, format!("unknown variable {} (declare it with '{} in ...')", m.name, m.name)))
+        .ok_or_else(|| (m.at, format!("undeclared variable {0} (declare it with '{0} in {{...}}')", m.name)))
 }
 
 /// A result whose error is a byte offset and a message.
@@ -229,7 +241,11 @@ mod tests {
     #[test]
     fn errors_point_at_the_mistake() {
         let e = |t: &str| parse(t).unwrap_err().to_string();
-        assert_eq!(e("A in {0,1}\nA > Z\n"), "line 2, column 5: unknown variable Z (declare it with 'Z in ...')");
+        assert_eq!(e("A in {0,1}\nA > Z\n"), "line 2, column 5: undeclared variable Z (declare it with 'Z in {...}')");
+        assert_eq!(
+            e("# c\nA > B\n"),
+            "line 2, column 1: undeclared variable A: no variable is declared (declare them first, e.g. 'A in {0, 1, 2}')"
+        );
         assert_eq!(
             e("A B C in 0..1\nA + B > C\n"),
             "line 2, column 9: constraints are binary, but 'A + B > C' also uses C"

@@ -1,9 +1,11 @@
 //! The tree as Graphviz DOT: MAX nodes as triangles, MIN as upside-down triangles, CHANCE as circles, leaves as
-//! boxes, each with its value; pruned edges dashed red, nodes never visited grey.
+//! boxes, each with what alpha-beta knows of its value (the minimax value on a second line when that is only a
+//! bound); pruned edges dashed red, nodes never visited grey; the legend as the graph's label.
 
 use std::fmt::Write as _;
 
-use super::picture::{caption, edge_probability, pruned_edge, unvisited};
+use super::picture::{caption, edge_probability, legend, pruned_edge, unvisited};
+use super::trace::Trace;
 use crate::game::tree::{Kind, Tree};
 use crate::keys::number::Q;
 
@@ -11,9 +13,13 @@ fn quote(text: &str) -> String {
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-/// The DOT text. `visited` is the alpha-beta run's (by id), or `None` when there was none.
-pub fn dot(tree: &Tree, values: &[Q], visited: Option<&[bool]>) -> String {
+/// The DOT text. `trace` is the alpha-beta run, or `None` when there was none (CHANCE trees).
+pub fn dot(tree: &Tree, values: &[Q], trace: Option<&Trace>) -> String {
+    let visited = trace.map(|t| t.visited.as_slice());
     let mut out = String::from("digraph tree {\n  graph [ordering=out];\n  node [fontname=\"Helvetica\"];\n");
+    // `\l` ends a left-justified line in a DOT label (the legend's lines hold no quotes or backslashes).
+    let key: String = legend(trace.is_some()).iter().map(|line| format!("{line}\\l")).collect();
+    let _ = writeln!(out, "  graph [labelloc=b, labeljust=l, fontname=\"Helvetica\", fontsize=10, label=\"{key}\"];");
     for (id, node) in tree.nodes().iter().enumerate() {
         let shape = match node.kind {
             Kind::Max => "triangle",
@@ -22,7 +28,12 @@ pub fn dot(tree: &Tree, values: &[Q], visited: Option<&[bool]>) -> String {
             Kind::Leaf(_) => "box",
         };
         let grey = if unvisited(visited, id) { ", style=dashed, color=gray, fontcolor=gray" } else { "" };
-        let _ = writeln!(out, "  n{id} [label={}, shape={shape}{grey}];", quote(&caption(tree, values, id)));
+        let caption = caption(tree, values, trace, id);
+        let label = match &caption.minimax {
+            Some(minimax) => format!("{}\n{minimax}", caption.main),
+            None => caption.main,
+        };
+        let _ = writeln!(out, "  n{id} [label={}, shape={shape}{grey}];", quote(&label).replace('\n', "\\n"));
     }
     for (id, node) in tree.nodes().iter().enumerate() {
         let Some(parent) = node.parent else { continue };

@@ -183,6 +183,53 @@ impl Parser<'_> {
         }
     }
 
+    /// The error for the `[` at `open` that the input ends inside. A `[` missing its `]` further down makes the
+    /// `]` meant for an enclosing list close it instead, so the input ends inside that enclosing list: when a `[`
+    /// after `open` holds something on its line but is not closed there, that is where the missing `]` belongs,
+    /// and the error points at it.
+    fn unclosed(&self, open: usize) -> SourceError {
+        match self.open_on_its_line(open) {
+            Some(at) => {
+                let (line, col) = line_col(self.text, open);
+                self.err(
+                    at,
+                    format!(
+                        "this '[' is not closed on its line, so the '[' on line {line}, column {col} is never closed"
+                    ),
+                )
+            }
+            None => self.err(open, "this '[' is never closed"),
+        }
+    }
+
+    /// The first `[` after `open` that has something after it on its line and no `]` closing it on that line.
+    fn open_on_its_line(&self, open: usize) -> Option<usize> {
+        let mut line_start = self.text[..open].rfind('\n').map_or(0, |n| n + 1);
+        for line in self.text[line_start..].split('\n') {
+            let code = line.split('#').next().unwrap_or("");
+            let mut pending: Vec<usize> = Vec::new();
+            for (i, c) in code.char_indices() {
+                match c {
+                    '[' => pending.push(i),
+                    ']' => {
+                        pending.pop();
+                    }
+                    _ => {}
+                }
+            }
+            let found = pending
+                .into_iter()
+                .filter(|&i| line_start + i > open && !code[i + 1..].trim().is_empty())
+                .map(|i| line_start + i)
+                .next();
+            if found.is_some() {
+                return found;
+            }
+            line_start += line.len() + 1;
+        }
+        None
+    }
+
     /// The `[ ... ]` of node `id`, which is of `kind`.
     fn children(&mut self, id: usize, kind: &Kind, above: Option<Kind>, nesting: usize) -> Result<(), SourceError> {
         let open = self.pos;
@@ -198,7 +245,7 @@ impl Parser<'_> {
             let start = self.pos;
             let mut probability = None;
             match self.peek() {
-                None => return Err(self.err(open, "this '[' is never closed")),
+                None => return Err(self.unclosed(open)),
                 Some(']') => {
                     self.pos += 1;
                     break;
@@ -273,7 +320,7 @@ mod tests {
         let x = tree.node(chance).children[1];
         assert_eq!(tree.name(x), "x");
         assert_eq!(tree.node(x).probability, Some(number::parse("3/4").unwrap()));
-        assert_eq!(tree.name(chance), "2");
+        assert_eq!(tree.name(chance), "root.2", "an unnamed inner node's name is no number");
         assert_eq!(tree.node(tree.node(0).children[2]).kind, Kind::Min);
         let uniform = parse("chance [min [1] [2] 3]").unwrap();
         assert_eq!(uniform.node(1).kind, Kind::Min);
@@ -286,6 +333,11 @@ mod tests {
         let at = |t: &str| parse(t).unwrap_err().to_string();
         assert_eq!(at(""), "line 1, column 1: the input holds no tree (write one like: max [ [3 12 8] [2 4 6] ])");
         assert!(at("[1 2\n").starts_with("line 1, column 1: this '[' is never closed"));
+        assert_eq!(
+            at("max [\n  [3 12 8]\n  [2 4 6\n  [14 5 2]   # a comment [\n]\n"),
+            "line 3, column 3: this '[' is not closed on its line, so the '[' on line 1, column 5 is never closed"
+        );
+        assert!(at("[[3 12 8] [2 4 6] [14 5 2]").starts_with("line 1, column 1: this '[' is never closed"));
         assert!(at("[1\n  x]").starts_with("line 2, column 3: 'x' is neither"));
         assert!(at("[1 2/0]").starts_with("line 1, column 4: '2/0' divides by zero"));
         assert!(at("[1/2: 3]").contains("only allowed under a chance node"));

@@ -1,9 +1,12 @@
 //! The tree as a self-contained SVG (no fonts, scripts or links to fetch): leaves evenly spaced left to right,
-//! each parent centred over its children; one `<text>` per node (below a leaf, right of other nodes); pruned edges dashed red and crossed.
+//! each parent centred over its children; one `<text>` per node (below a leaf, right of other nodes), the
+//! minimax value apart in a smaller grey `<tspan>` when the caption is a bound; pruned edges dashed red and
+//! crossed; a legend of the symbols at the bottom (its lines are `<text class="legend">`).
 
 use std::fmt::Write as _;
 
-use super::picture::{caption, edge_probability, pruned_edge, unvisited};
+use super::picture::{caption, edge_probability, legend, pruned_edge, unvisited};
+use super::trace::Trace;
 use crate::game::tree::{Kind, Tree};
 use crate::keys::number::Q;
 
@@ -41,11 +44,17 @@ fn layout(tree: &Tree) -> Vec<(f64, f64)> {
     at
 }
 
-/// The SVG text. `visited` is the alpha-beta run's (by id), or `None` when there was none.
-pub fn svg(tree: &Tree, values: &[Q], visited: Option<&[bool]>) -> String {
+/// Height of one legend line.
+const LEGEND_LINE: f64 = 16.0;
+
+/// The SVG text. `trace` is the alpha-beta run, or `None` when there was none (CHANCE trees).
+pub fn svg(tree: &Tree, values: &[Q], trace: Option<&Trace>) -> String {
+    let visited = trace.map(|t| t.visited.as_slice());
     let at = layout(tree);
-    let width = at.iter().map(|p| p.0).fold(0.0, f64::max) + MARGIN + DX;
-    let height = at.iter().map(|p| p.1).fold(0.0, f64::max) + MARGIN + 20.0;
+    let legend = legend(trace.is_some());
+    let width = (at.iter().map(|p| p.0).fold(0.0, f64::max) + MARGIN + DX).max(560.0);
+    let bottom = at.iter().map(|p| p.1).fold(0.0, f64::max) + MARGIN + 20.0;
+    let height = bottom + LEGEND_LINE * legend.len() as f64 + 10.0;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
 font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
@@ -94,10 +103,12 @@ font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n<rect width=\"10
         // Leaves are captioned below, other nodes to the right (their edges leave from the bottom).
         let (tx, ty, anchor) =
             if node.children.is_empty() { (x, y + R + 14.0, "middle") } else { (x + R + 4.0, y + 4.0, "start") };
-        let mut text = format!(
-            "<text x=\"{tx}\" y=\"{ty}\" text-anchor=\"{anchor}\"{faded}>{}",
-            escape(&caption(tree, values, id))
-        );
+        let caption = caption(tree, values, trace, id);
+        let mut text = format!("<text x=\"{tx}\" y=\"{ty}\" text-anchor=\"{anchor}\"{faded}>{}", escape(&caption.main));
+        if let Some(minimax) = &caption.minimax {
+            let _ =
+                write!(text, "<tspan x=\"{tx}\" dy=\"13\" font-size=\"10\" fill=\"#666\">{}</tspan>", escape(minimax));
+        }
         if let (Some(p), Some(parent)) = (edge_probability(tree, id), node.parent) {
             let (px, py) = at[parent];
             let _ = write!(
@@ -110,6 +121,14 @@ font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n<rect width=\"10
         }
         text.push_str("</text>\n");
         out.push_str(&text);
+    }
+    for (i, line) in legend.iter().enumerate() {
+        let y = bottom + LEGEND_LINE * (i as f64 + 0.5);
+        let _ = writeln!(
+            out,
+            "<text class=\"legend\" x=\"{MARGIN}\" y=\"{y}\" font-size=\"11\" fill=\"#444\">{}</text>",
+            escape(line)
+        );
     }
     out.push_str("</svg>\n");
     out
