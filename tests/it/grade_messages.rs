@@ -165,3 +165,55 @@ fn a_folder_that_is_not_one_submission_is_a_usage_error() {
     assert!(stderr.contains(&format!("--submissions {named}")), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_killed_graders_scratch_folder_is_removed_by_the_next_grader() {
+    let work = tempfile::tempdir().unwrap();
+    let slow = tempfile::tempdir().unwrap();
+    fs::write(slow.path().join("takestones.py"), "import time\ntime.sleep(60)\n").unwrap();
+    let cmd = python_cmd();
+    let suite = "builtin:takestones-stats-2019";
+    let mut grader = std::process::Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(["grade", "--suite", suite, "--cmd", &cmd, "--timeout", "60s", "--dir"])
+        .arg(slow.path())
+        .arg("--work")
+        .arg(work.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Its scratch folder, once marked.
+    let marked = || {
+        fs::read_dir(work.path())
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .find(|p| p.join(".referee-owner").is_file())
+    };
+    let started = std::time::Instant::now();
+    let left = loop {
+        if let Some(dir) = marked() {
+            break dir;
+        }
+        assert!(started.elapsed().as_secs() < 20, "the grader made no marked scratch folder");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    grader.kill().unwrap();
+    grader.wait().unwrap();
+    assert!(left.exists(), "SIGKILL leaves the folder behind");
+
+    let good = tempfile::tempdir().unwrap();
+    copy_python_stats(good.path());
+    let next = grade(&[
+        "--suite",
+        suite,
+        "--cmd",
+        &cmd,
+        "--dir",
+        good.path().to_str().unwrap(),
+        "--work",
+        work.path().to_str().unwrap(),
+    ]);
+    assert_eq!(next.status.code(), Some(0), "{}", String::from_utf8_lossy(&next.stderr));
+    assert!(!left.exists(), "the next grader removed the dead grader's scratch folder");
+}
