@@ -169,7 +169,9 @@ fn not_one_submission(dir: &Path, named: bool) -> Option<String> {
         Err(grade::workspace::WorkspaceError::TooLarge { message, .. }) => Some(message),
         _ => None,
     };
-    let hand_ins = discover(dir).map(|e| e.len()).unwrap_or(0);
+    // Only what is named like a hand-in counts (a zip, `netid-HW2-P3`, a Canvas name): a submission's own
+    // `src/` and `bin/` folders do not make it a class folder.
+    let hand_ins = discover(dir).map_or(0, |entries| entries.iter().filter(|e| looks_handed_in(&e.path)).count());
     let class_hint = format!("a class folder (one folder or zip per student) with --submissions {}", dir.display());
     let absolute = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     match (too_large, named) {
@@ -179,17 +181,23 @@ fn not_one_submission(dir: &Path, named: bool) -> Option<String> {
             absolute.display()
         )),
         (Some(limit), true) if hand_ins >= 2 => Some(format!(
-            "{} is {limit} and holds {hand_ins} folders or zips, so it is not one submission; grade it as \
+            "{} is {limit} and holds {hand_ins} hand-ins, so it is not one submission; grade it as \
              {class_hint}",
             dir.display()
         )),
         (None, false) if hand_ins >= 2 && !holds_code(dir) => Some(format!(
             "no --dir was given, so the current folder ({}) was taken as the submission, but it holds no program, \
-             only {hand_ins} folders or zips; give one submission with --dir FOLDER_OR_ZIP, or {class_hint}",
+             only {hand_ins} hand-ins; give one submission with --dir FOLDER_OR_ZIP, or {class_hint}",
             absolute.display()
         )),
         _ => None,
     }
+}
+
+/// Whether `path` is named like a hand-in: a zip, or a name the student-id rules shorten.
+fn looks_handed_in(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    name.to_ascii_lowercase().ends_with(".zip") || grade::workspace::student_id(&name) != name
 }
 
 /// Whether `dir` itself holds a program's files (sources, classes, a jar).

@@ -148,16 +148,29 @@ fn a_folder_that_is_not_one_submission_is_a_usage_error() {
 
     // A class folder run without --dir or --submissions: no program, several hand-ins.
     let class = tempfile::tempdir().unwrap();
-    copy_python_stats(&class.path().join("alice"));
-    copy_python_stats(&class.path().join("bob"));
+    copy_python_stats(&class.path().join("alice-HW2-P3"));
+    copy_python_stats(&class.path().join("bob-HW2-P3"));
     let out = run(class.path(), &[]);
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("it holds no program, only 2 folders or zips"), "{stderr}");
+    assert!(stderr.contains("it holds no program, only 2 hand-ins"), "{stderr}");
+
+    // A submission's own folders (no code at the top) are not hand-ins: it is graded.
+    let project = tempfile::tempdir().unwrap();
+    copy_python_stats(&project.path().join("src"));
+    fs::create_dir_all(project.path().join("bin")).unwrap();
+    let nested = format!("{} {{dir}}/src/takestones.py {{args}}", python());
+    let out = Command::cargo_bin("referee")
+        .unwrap()
+        .current_dir(project.path())
+        .args(["grade", "--suite", "builtin:takestones-stats-2019", "--cmd", &nested])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
 
     // Named with --dir, a big folder holding several hand-ins is a class folder.
-    fs::create_dir_all(work.path().join("alice")).unwrap();
-    fs::create_dir_all(work.path().join("bob")).unwrap();
+    fs::File::create(work.path().join("alice-HW2-P3.zip")).unwrap();
+    fs::create_dir_all(work.path().join("bobHW2P3")).unwrap();
     let named = work.path().to_str().unwrap();
     let out = run(class.path(), &["--dir", named]);
     let stderr = String::from_utf8(out.stderr).unwrap();
