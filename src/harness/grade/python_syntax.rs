@@ -87,9 +87,17 @@ pub fn check(
 }
 
 /// The interpreter and the file of a command that runs a Python file (`python3 {dir}/takestones.py {args}`,
-/// `/usr/bin/python3 -u prog.py`), expanded for the submission in `dir`; `None` for any other command (and for
-/// `-m module` or `-c code`, which name no file).
+/// `/usr/bin/python3 -u prog.py`, also as `sh -c 'python3 prog.py ...'` under `--shell`), expanded for the
+/// submission in `dir`; `None` for any other command (and for `-m module` or `-c code`, which name no file).
 pub fn python_entry(program: &OsStr, args: &[OsString], dir: &Path) -> Option<(OsString, PathBuf)> {
+    if let [flag, script] = args {
+        if program == "sh" && flag == "-c" {
+            let words = shlex::split(&script.to_string_lossy())?;
+            let (first, rest) = words.split_first()?;
+            let rest: Vec<OsString> = rest.iter().map(OsString::from).collect();
+            return python_entry(OsStr::new(first), &rest, dir);
+        }
+    }
     let name = Path::new(program).file_name()?.to_string_lossy().into_owned();
     if !name.starts_with("python") {
         return None;
@@ -127,6 +135,9 @@ mod tests {
         assert_eq!(entry("python3", &["-u", "takestones.py", "7"]), Some(("python3".into(), file.clone())));
         let absolute = file.to_string_lossy().into_owned();
         assert_eq!(entry("/usr/bin/python3.12", &[&absolute]), Some(("/usr/bin/python3.12".into(), file)));
+        let shell = format!("python3 {absolute} 7 0 3");
+        assert_eq!(entry("sh", &["-c", &shell]), Some(("python3".into(), dir.path().join("takestones.py"))));
+        assert_eq!(entry("sh", &["-c", "cd x && python3 takestones.py"]), None);
         assert_eq!(entry("python3", &["-m", "takestones"]), None);
         assert_eq!(entry("python3", &["missing.py"]), None);
         assert_eq!(entry("java", &["takestones.py"]), None);
