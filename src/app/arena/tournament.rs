@@ -121,7 +121,7 @@ pub fn run(
         (0..entrants.len()).flat_map(|i| (0..entrants.len()).filter(move |&j| j != i).map(move |j| (i, j))).collect();
     let cancel = crate::app::cancel_on_signals();
     let slots = CpuSlots::new(jobs);
-    let progress = crate::app::grade::progress_bar(pairs.len());
+    let progress = crate::app::class_report::progress_bar(pairs.len());
     let fingerprint = format!("{name} {} time={:?} seed={seed}", contest.describe(), arena.clock.per_move);
     let mut records: Vec<Option<GameRecord>> = vec![None; pairs.len()];
     let mut failures = Vec::new();
@@ -163,7 +163,7 @@ pub fn run(
     }
     if cancel.load(Ordering::Relaxed) {
         let _ = writeln!(err, "referee tournament {name}: cancelled; a re-run plays only the missing games");
-        return crate::app::grade::CANCELLED;
+        return crate::app::class_report::CANCELLED;
     }
     let played: Vec<GameRecord> = records.into_iter().flatten().collect();
     let ids: Vec<String> = entrants.iter().map(|e| e.id.clone()).collect();

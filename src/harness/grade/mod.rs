@@ -5,11 +5,13 @@
 //! of hand-ins in parallel, storing each result as it finishes.
 
 pub mod class;
+pub mod handin;
 mod parallel;
 mod prepared;
+pub mod resume;
 mod submission;
 pub mod workspace;
 
 pub use parallel::for_each_parallel;
 pub use prepared::PreparedSuite;
-pub use submission::{fingerprint, grade_submission, signal_name, tail, Cancelled, GradeConfig};
+pub use submission::{build_step, fingerprint, grade_submission, signal_name, tail, Cancelled, GradeConfig};

@@ -214,6 +214,7 @@ mod tests {
             max_score: 2.0,
             run: "r".into(),
             fingerprint: "f".into(),
+            handin: String::new(),
         }
     }
 
