@@ -275,7 +275,7 @@ fn diagnose_case(suite: &PreparedSuite, case: &SuiteCase, stdout: &[u8]) -> Opti
     }
     let printed = String::from_utf8(stdout.to_vec()).ok()?;
     let observation = Observation { position, depth, printed };
-    Some(diagnose(reference.edition.into(), &[observation]).describe())
+    Some(diagnose(reference.edition.into(), &[observation]).describe(&suite.suite.accept))
 }
 
 fn captured(bytes: &[u8], truncated: bool) -> Captured {
