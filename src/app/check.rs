@@ -264,8 +264,12 @@ fn print_never_ran(never: &NeverRan, cases: usize, fixed: &str, shown: &Shown<'_
             names
         })
         .unwrap_or_default();
+    let slow = how.starts_with("gave no answer");
     match hint(stderr, shown.built, &files) {
         Some(h) => line.push_str(&format!(": {h}")),
+        None if slow => line.push_str(
+            ": is it waiting for input (the position comes as arguments, stdin is closed) or searching far too long?",
+        ),
         None => line.push_str(": it stops before printing an answer; run the command below to see why"),
     }
     let _ = writeln!(out, "{line}");

@@ -70,8 +70,9 @@ pub enum Command {
     /// Grade one submission (--dir) or a class folder (--submissions) against a suite; `grade mancala` plays a
     /// class's agents against the built-in ones instead.
     Grade(Box<GradeArgs>),
-    /// Self-check a program against the reference on the official cases and seeded random positions; the first
-    /// divergence is shrunk to the smallest position that shows it and the bug is named when it is a known one.
+    /// Self-check a program against the reference on the official cases (or the TA's --suite, judged as `grade`
+    /// judges it) and seeded random positions; the first divergence is shrunk to the smallest position that shows
+    /// it and the bug is named when it is a known one.
     /// `check othello --agent FILE` calls an Othello module's search functions and compares every answer.
     Check(CheckArgs),
     /// Generate a test suite that tells every known bug apart from the reference, with expected outputs.
