@@ -1,17 +1,21 @@
-//! `referee check takestones`: a student's self-check against the reference.
+//! `referee check takestones`: a student's self-check against the reference, judged as the TA's suite judges.
 
 use std::cell::RefCell;
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
 use crate::cli::{exit, CheckArgs, CheckTarget};
-use crate::diagnose::takestones::check::{check, CheckConfig, CheckReport, Divergence, Ran};
+use crate::diagnose::startup::{hint, telling_line};
+use crate::diagnose::takestones::check::{check, CheckConfig, CheckReport, Divergence, Failure, NeverRan, Ran};
 use crate::diagnose::takestones::generate::Shape;
-use crate::diagnose::takestones::Diagnosis;
 use crate::game::takestones::Position;
-use crate::harness::grade::{signal_name, tail};
+use crate::harness::grade::{build_step, signal_name, tail, GradeConfig};
 use crate::harness::render::visible::show_invisible;
 use crate::harness::runner::{self, Exit, Limits, RunSpec, Sandbox, Template};
+use crate::harness::suite::{self, builtin, EditionName, Reading, ReferenceGame, ReferenceSpec, Suite};
 use crate::reference::takestones::Edition;
 
 /// Runs the check (`check othello` goes to [`super::othello::check`]); returns the exit code.
@@ -19,45 +23,85 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     if args.game == CheckTarget::Othello {
         return super::othello::check::run(args, out, err);
     }
+    let usage = |err: &mut dyn Write, message: String| {
+        let _ = writeln!(err, "referee check takestones: {message}");
+        exit::USAGE
+    };
     if args.agent.is_some() || args.json.is_some() {
-        let _ = writeln!(err, "referee check takestones: --agent and --json are for `referee check othello`");
-        return exit::USAGE;
+        return usage(err, "--agent and --json are for `referee check othello`".into());
     }
     let Some(cmd) = &args.cmd else {
-        let _ = writeln!(
-            err,
-            "referee check takestones: --cmd is required (e.g. --cmd 'java -cp {{dir}} TakeStones {{args}}')"
-        );
-        return exit::USAGE;
+        return usage(err, "--cmd is required (e.g. --cmd 'java -cp {dir} TakeStones {args}')".into());
     };
     let template = match Template::parse(cmd, args.shell) {
         Ok(t) => t,
-        Err(e) => {
-            let _ = writeln!(err, "referee check: --cmd: {e}");
-            return exit::USAGE;
-        }
+        Err(e) => return usage(err, format!("--cmd: {e}")),
+    };
+    let build = match args.build.as_deref().map(|b| Template::parse(b, args.shell)).transpose() {
+        Ok(b) => b,
+        Err(e) => return usage(err, format!("--build: {e}")),
     };
     let Some(timeout) = humantime::parse_duration(&args.timeout).ok().filter(|d| !d.is_zero()) else {
-        let _ = writeln!(err, "referee check: --timeout: '{}' is not a duration like 10s", args.timeout);
-        return exit::USAGE;
+        return usage(err, format!("--timeout: '{}' is not a duration like 10s", args.timeout));
+    };
+    let build_timeout = match args.build_timeout.as_deref() {
+        None => Duration::from_secs(120),
+        Some(t) => match humantime::parse_duration(t).ok().filter(|d| !d.is_zero()) {
+            Some(d) => d,
+            None => return usage(err, format!("--build-timeout: '{t}' is not a duration like 120s")),
+        },
     };
     // Absolute, because it is both the working directory and part of the command.
     let Ok(dir) = args.dir.canonicalize().map_err(|_| ()).and_then(|d| if d.is_dir() { Ok(d) } else { Err(()) }) else {
-        let _ = writeln!(err, "referee check: --dir: {} is not a folder", args.dir.display());
-        return exit::USAGE;
+        return usage(err, format!("--dir: {} is not a folder", args.dir.display()));
     };
     if !(3..=127).contains(&args.max_stones) {
-        let _ = writeln!(err, "referee check: --max-stones must be between 3 and 127");
-        return exit::USAGE;
+        return usage(err, "--max-stones must be between 3 and 127".into());
     }
+    let (suite, edition) = match policy_suite(args) {
+        Ok(found) => found,
+        Err(message) => return usage(err, message),
+    };
     let seed = super::seed_or_now(args.seed);
     let config = CheckConfig {
-        edition: args.edition,
+        edition,
         seed,
         cases: args.cases.unwrap_or(200),
-        shape: Shape::for_edition(args.edition, args.max_stones),
+        shape: Shape::for_edition(edition, args.max_stones),
         shrink_runs: 300,
+        fixed: if args.suite.is_some() { "suite" } else { "official" },
+        suite,
     };
+    if let Some(problem) = config.problem() {
+        return usage(err, format!("--suite {}: {problem}", config.suite.source));
+    }
+    let edition_name = match edition {
+        Edition::Stats => "stats",
+        Edition::Trace => "trace",
+    };
+    let _ = writeln!(out, "referee check takestones ({edition_name} edition), seed {seed} (replay with --seed {seed})");
+    if let Some(build) = &build {
+        let grading = GradeConfig {
+            command: template.clone(),
+            build: Some(build.clone()),
+            limits: Limits::default(),
+            build_timeout,
+            sandbox: Sandbox::default(),
+            case_jobs: 1,
+            cancel: Arc::new(AtomicBool::new(false)),
+            run_id: "check".into(),
+        };
+        // Never cancelled: nothing sets the flag.
+        let Ok(result) = build_step(build, &dir, &grading) else { return exit::INTERNAL };
+        if !result.ok {
+            let _ = writeln!(out, "build failed: {}", result.command);
+            for line in result.message.lines().take(30) {
+                let _ = writeln!(out, "    | {line}");
+            }
+            return exit::FAILED;
+        }
+        let _ = writeln!(out, "build: {} (ok, {} ms)", result.command, result.elapsed_ms);
+    }
     let harness_error = RefCell::new(None);
     let submission = |p: &Position, depth: u32| {
         let case_args = case_args(p, depth);
@@ -72,46 +116,82 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             sandbox: Sandbox::default(),
             cancel: None,
         };
+        let failed = |how: String, stderr: &[u8]| {
+            Ran::Failed(Failure { how, stderr: String::from_utf8_lossy(stderr).into_owned() })
+        };
         match runner::run(&spec) {
             Err(e) => {
                 harness_error.borrow_mut().get_or_insert(e.to_string());
-                Ran::Failed(e.to_string())
+                Ran::Failed(Failure { how: "could not be started".into(), stderr: e.to_string() })
             }
-            Ok(o) if o.timed_out => Ran::Failed(format!("no answer within {}", args.timeout)),
-            Ok(o) if o.output_limited => Ran::Failed("printed more than the output limit".into()),
+            Ok(o) if o.timed_out => failed(format!("gave no answer within {}", args.timeout), &o.stderr),
+            Ok(o) if o.output_limited => failed("printed more than the output limit".into(), &o.stderr),
             Ok(o) => match o.exit {
-                Exit::Signal(s) => Ran::Failed(with_stderr(format!("killed by {}", signal_name(s)), &o.stderr)),
-                Exit::Code(c) if c != 0 => Ran::Failed(with_stderr(format!("exit code {c}"), &o.stderr)),
+                Exit::Signal(s) => failed(format!("was killed by {}", signal_name(s)), &o.stderr),
+                Exit::Code(c) if c != 0 => failed(format!("exited {c}"), &o.stderr),
                 Exit::Code(_) => Ran::Printed(String::from_utf8_lossy(&o.stdout).into_owned()),
             },
         }
     };
-    let edition = match args.edition {
-        Edition::Stats => "stats",
-        Edition::Trace => "trace",
-    };
-    let _ = writeln!(out, "referee check takestones ({edition} edition), seed {seed} (replay with --seed {seed})");
     let report = check(&config, submission);
     if let Some(e) = harness_error.into_inner() {
         let _ = writeln!(err, "referee check: cannot run your program: {e}");
         return exit::INTERNAL;
     }
-    print_report(&report, &config, &template, &dir, out);
-    if report.divergence.is_some() {
+    let shown = Shown { template: &template, dir: &dir, built: build.is_some(), policy: policy_words(args, &config) };
+    print_report(&report, &config, &shown, out);
+    if report.divergence.is_some() || report.never_ran.is_some() {
         exit::FAILED
     } else {
         exit::SUCCESS
     }
 }
 
-/// A failure's one-line reason followed by the last lines the program wrote on stderr.
-fn with_stderr(why: String, stderr: &[u8]) -> String {
-    let tail = tail(&String::from_utf8_lossy(stderr), 5);
-    if tail.trim().is_empty() {
-        why
+/// The suite whose cases run first and whose policy judges, and the edition: `--suite` as given (a suite without
+/// a `[reference]` gets --edition's), or else the official cases of --edition with every reading accepted (the
+/// default of a suite made by `referee gen`).
+fn policy_suite(args: &CheckArgs) -> Result<(Suite, Edition), String> {
+    let Some(source) = &args.suite else {
+        let name = match args.edition {
+            Edition::Stats => "takestones-stats-2019",
+            Edition::Trace => "takestones-trace-2017",
+        };
+        let mut suite = builtin::suite(name).map_err(|e| e.to_string())?;
+        suite.accept = Reading::ALL.to_vec();
+        return Ok((suite, args.edition));
+    };
+    let mut suite = suite::load(source).map_err(|e| format!("--suite: {e}"))?;
+    let reference = *suite.reference.get_or_insert(ReferenceSpec {
+        game: ReferenceGame::Takestones,
+        edition: match args.edition {
+            Edition::Stats => EditionName::Stats,
+            Edition::Trace => EditionName::Trace,
+        },
+    });
+    Ok((suite, reference.edition.into()))
+}
+
+/// How the report names the policy it judged by.
+fn policy_words(args: &CheckArgs, config: &CheckConfig) -> (String, &'static str) {
+    if args.suite.is_some() {
+        (format!("as the suite {} judges them", config.suite.source), "this suite")
     } else {
-        format!("{why}; its stderr ends:\n{tail}")
+        (
+            "no --suite: all accepted, as `referee gen` suites accept them by default; the course's own folders \
+             accept none; give --suite for your TA's verdict"
+                .into(),
+            "the default policy",
+        )
     }
+}
+
+/// What the report needs besides the results.
+struct Shown<'a> {
+    template: &'a Template,
+    dir: &'a Path,
+    built: bool,
+    /// The policy in words, and what a reading is "accepted by".
+    policy: (String, &'static str),
 }
 
 fn case_args(p: &Position, depth: u32) -> Vec<String> {
@@ -120,44 +200,109 @@ fn case_args(p: &Position, depth: u32) -> Vec<String> {
     a
 }
 
-fn print_report(report: &CheckReport, config: &CheckConfig, template: &Template, dir: &Path, out: &mut dyn Write) {
-    let _ = writeln!(out, "official cases: {} matched", report.official);
-    let _ = writeln!(out, "random positions: {} of {} matched", report.random_passed, config.cases);
-    if !report.readings.is_empty() {
-        let _ = writeln!(out, "accepted readings seen: {}", report.readings.join("; "));
+fn reproduce(shown: &Shown<'_>, case: &(Position, u32)) -> String {
+    let (program, argv) = shown.template.expand(shown.dir, &case_args(&case.0, case.1));
+    let words: Vec<String> = std::iter::once(program).chain(argv).map(|w| w.to_string_lossy().into_owned()).collect();
+    shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
+}
+
+fn print_report(report: &CheckReport, config: &CheckConfig, shown: &Shown<'_>, out: &mut dyn Write) {
+    let _ = writeln!(out, "{} cases: {} of {} matched", config.fixed, report.fixed_passed, report.fixed_run);
+    if let Some(never) = &report.never_ran {
+        let _ = writeln!(out, "random positions: not run (your program never printed an answer)");
+        print_never_ran(never, report.fixed_run, config.fixed, shown, out);
+        return;
+    }
+    match (&report.divergence, report.random_run) {
+        (Some(_), 0) => {
+            let _ = writeln!(out, "random positions: not run (a {} case diverges)", config.fixed);
+        }
+        (Some(_), run) => {
+            let _ = writeln!(
+                out,
+                "random positions: {} of {run} matched (stopped at the first divergence; {} not run)",
+                report.random_passed,
+                config.cases.saturating_sub(run)
+            );
+        }
+        (None, run) => {
+            let _ = writeln!(out, "random positions: {} of {run} matched", report.random_passed);
+        }
+    }
+    let matched = report.fixed_passed + report.random_passed;
+    let (policy, by) = &shown.policy;
+    let _ = writeln!(out, "readings the spec leaves open ({policy}):");
+    for (reading, seen) in &report.readings {
+        let line = if config.suite.accept.contains(reading) {
+            let seen =
+                if *seen == 0 { "not seen".to_string() } else { format!("seen in {seen} of {matched} matched cases") };
+            format!("accepted by {by}, {seen}")
+        } else {
+            format!("not accepted by {by}")
+        };
+        let _ = writeln!(out, "  {:<22} {line}", reading.label());
     }
     let Some(d) = &report.divergence else {
         let _ = writeln!(out, "no divergence from the reference");
         return;
     };
-    print_divergence(d, template, dir, out);
+    print_divergence(d, &config.suite.accept, shown, out);
 }
 
-fn print_divergence(d: &Divergence, template: &Template, dir: &Path, out: &mut dyn Write) {
+fn print_never_ran(never: &NeverRan, cases: usize, fixed: &str, shown: &Shown<'_>, out: &mut dyn Write) {
+    let Failure { how, stderr } = &never.failure;
+    let every = if cases == 1 { format!("on the only {fixed} case") } else { format!("on all {cases} {fixed} cases") };
+    let mut line = format!("\nyour program {how} {every}");
+    if let Some(telling) = telling_line(stderr) {
+        line.push_str(&format!(" ({telling})"));
+    }
+    let files: Vec<String> = std::fs::read_dir(shown.dir)
+        .map(|entries| {
+            let mut names: Vec<String> =
+                entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+            names.sort();
+            names
+        })
+        .unwrap_or_default();
+    let slow = how.starts_with("gave no answer");
+    match hint(stderr, shown.built, &files) {
+        Some(h) => line.push_str(&format!(": {h}")),
+        None if slow => line.push_str(
+            ": is it waiting for input (the position comes as arguments, stdin is closed) or searching far too long?",
+        ),
+        None => line.push_str(": it stops before printing an answer; run the command below to see why"),
+    }
+    let _ = writeln!(out, "{line}");
+    let _ = writeln!(out, "reproduce: {}", reproduce(shown, &never.first));
+    let stderr_tail = tail(stderr, 5);
+    if !stderr_tail.trim().is_empty() {
+        let _ = writeln!(out, "its stderr ends:");
+        for l in stderr_tail.lines() {
+            let _ = writeln!(out, "  {l}");
+        }
+    }
+}
+
+fn print_divergence(d: &Divergence, accept: &[Reading], shown: &Shown<'_>, out: &mut dyn Write) {
     let show = |(p, depth): &(Position, u32)| case_args(p, *depth).join(" ");
     let _ = writeln!(out, "\nDIVERGENCE at {}: {}", d.found_at, show(&d.original));
     let _ = writeln!(out, "smallest position that still diverges: {}", show(&d.shrunk));
-    let (program, argv) = template.expand(dir, &case_args(&d.shrunk.0, d.shrunk.1));
-    let words: Vec<String> = std::iter::once(program).chain(argv).map(|w| w.to_string_lossy().into_owned()).collect();
-    let _ = writeln!(
-        out,
-        "reproduce: {}",
-        shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
-    );
+    let _ = writeln!(out, "reproduce: {}", reproduce(shown, &d.shrunk));
     let actual = match &d.actual {
         Ran::Printed(text) => text.clone(),
-        Ran::Failed(why) => format!("({why})\n").replace("\n", "\n  ").trim_end().to_string() + "\n",
+        Ran::Failed(Failure { how, stderr }) => {
+            let tail = tail(stderr, 5);
+            let why = if tail.trim().is_empty() { how.clone() } else { format!("{how}; its stderr ends:\n{tail}") };
+            format!("({why})\n").replace("\n", "\n  ").trim_end().to_string() + "\n"
+        }
     };
     let _ = writeln!(out);
     for line in side_by_side(&d.expected, &actual) {
         let _ = writeln!(out, "{line}");
     }
     let _ = writeln!(out);
-    let label = match &d.diagnosis {
-        Diagnosis::Explained(_) if d.diagnosis.only_readings() => "diagnosis (accepted reading)",
-        Diagnosis::Explained(_) | Diagnosis::Labels { .. } | Diagnosis::Unknown => "diagnosis",
-    };
-    for (i, line) in d.diagnosis.describe().lines().enumerate() {
+    let label = "diagnosis";
+    for (i, line) in d.diagnosis.describe(accept).lines().enumerate() {
         let _ = writeln!(out, "{}{line}", if i == 0 { format!("{label}: ") } else { " ".repeat(label.len() + 2) });
     }
 }

@@ -4,22 +4,17 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::class_report::{write_report_files, write_student_files};
 use super::progress::Progress;
 use crate::cli::{exit, ColorChoice, GradeArgs};
-use crate::harness::grade::class::{discover, make_traversable, safe_name, write_atomic, Store};
+use crate::harness::grade::class::{discover, make_traversable, Store};
 use crate::harness::grade::{self, grade_submission, Cancelled, GradeConfig, PreparedSuite};
 use crate::harness::model::{RunReport, SubmissionResult, SCHEMA_VERSION};
 use crate::harness::render::{self, format_points, Format, RenderOptions};
 use crate::harness::runner::{sandbox, Limits, Sandbox, Template};
 use crate::harness::suite;
 
-/// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
-pub const CANCELLED: u8 = 130;
-
-/// One student's line in a class run's summary: id, points, and `note`.
-pub fn student_line(r: &SubmissionResult, note: &str) -> String {
-    format!("  {:<24} {:>7} / {:<7} {note}", r.id, format_points(r.score), format_points(r.max_score))
-}
+pub use super::class_report::{student_line, CANCELLED};
 
 /// Runs `referee grade`; returns the exit code (see `cli::exit`).
 pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
@@ -277,6 +272,9 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
         summary.skipped,
         out_dir.display()
     );
+    for line in &summary.regraded {
+        let _ = writeln!(out, "{line}");
+    }
     for r in &all {
         let _ = writeln!(out, "{}", student_line(r, &status_note(r)));
     }
@@ -303,33 +301,9 @@ fn status_note(r: &SubmissionResult) -> String {
     }
 }
 
-/// Per student: Gradescope `results.json` and markdown feedback.
-pub(crate) fn write_student_files(out_dir: &Path, result: &SubmissionResult) -> std::io::Result<()> {
-    let name = safe_name(&result.id);
-    let options = RenderOptions::default();
-    let mut json = Vec::new();
-    render::gradescope::render_submission(result, &options, &mut json)?;
-    write_atomic(&out_dir.join("gradescope").join(&name).join("results.json"), &json)?;
-    let mut md = Vec::new();
-    render::markdown::render_submission(result, &options, &mut md)?;
-    write_atomic(&out_dir.join("feedback").join(format!("{name}.md")), &md)
-}
-
 /// The class-wide files, rebuilt from every stored result: gradebook CSV, JUnit XML, the JSON report.
 fn write_class_files(out_dir: &Path, setup: &Setup, store: &Store) -> std::io::Result<()> {
     write_report_files(out_dir, &setup.report(store.load_all()))
-}
-
-/// The class-wide files of `report`: gradebook CSV, JUnit XML, the JSON report.
-pub(crate) fn write_report_files(out_dir: &Path, report: &RunReport) -> std::io::Result<()> {
-    let options = RenderOptions::default();
-    for (format, file) in [(Format::Csv, "gradebook.csv"), (Format::Junit, "junit.xml"), (Format::Json, "report.json")]
-    {
-        let mut bytes = Vec::new();
-        render::render(format, report, &options, &mut bytes)?;
-        write_atomic(&out_dir.join(file), &bytes)?;
-    }
-    Ok(())
 }
 
 /// 0 when everything passed, 3 when the grader failed somewhere, otherwise 1.

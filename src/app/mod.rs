@@ -5,6 +5,7 @@ pub mod arena;
 pub mod bench;
 mod bench_harness;
 pub mod check;
+pub mod class_report;
 pub mod gen;
 pub mod grade;
 pub mod keys;

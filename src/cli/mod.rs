@@ -70,8 +70,9 @@ pub enum Command {
     /// Grade one submission (--dir) or a class folder (--submissions) against a suite; `grade mancala` plays a
     /// class's agents against the built-in ones instead.
     Grade(Box<GradeArgs>),
-    /// Self-check a program against the reference on the official cases and seeded random positions; the first
-    /// divergence is shrunk to the smallest position that shows it and the bug is named when it is a known one.
+    /// Self-check a program against the reference on the official cases (or the TA's --suite, judged as `grade`
+    /// judges it) and seeded random positions; the first divergence is shrunk to the smallest position that shows
+    /// it and the bug is named when it is a known one.
     /// `check othello --agent FILE` calls an Othello module's search functions and compares every answer.
     Check(CheckArgs),
     /// Generate a test suite that tells every known bug apart from the reference, with expected outputs.
@@ -396,11 +397,10 @@ pub enum CheckTarget {
 
 /// `referee check`.
 #[derive(Debug, Clone, Args)]
-#[command(
-    after_help = "Exit codes: 0 no divergence, 1 a divergence (takestones: shrunk and diagnosed above; othello: \
-a function disagrees, is missing, raised or timed out, or the import failed), 2 usage error (e.g. a missing file), \
-3 the program or Python could not be started."
-)]
+#[command(after_help = "Exit codes: 0 no divergence, 1 a divergence (takestones: shrunk and diagnosed above, or your \
+program failed the same way on every suite case, or --build failed; othello: a function disagrees, is missing, \
+raised or timed out, or the import failed), 2 usage error (e.g. a missing file), 3 the program or Python could not \
+be started.")]
 pub struct CheckArgs {
     /// The game.
     #[arg(value_enum)]
@@ -412,7 +412,19 @@ pub struct CheckArgs {
     /// takestones: your program's folder (default: the current folder).
     #[arg(long, default_value = ".")]
     pub dir: std::path::PathBuf,
-    /// takestones: which edition's output your program prints.
+    /// takestones: the suite your TA grades with (as `referee grade --suite` takes it): its cases run first and
+    /// its accepted readings and comparison judge every output; without it, the official cases and every
+    /// spec-silent reading accepted.
+    #[arg(long)]
+    pub suite: Option<String>,
+    /// takestones: build step run once in --dir before the cases, as `referee grade --build` runs it, e.g.
+    /// 'javac -d {dir} {dir}/*.java' (with --shell for the *).
+    #[arg(long)]
+    pub build: Option<String>,
+    /// takestones: wall-clock limit of the build step (default 120s).
+    #[arg(long)]
+    pub build_timeout: Option<String>,
+    /// takestones: which edition's output your program prints (a --suite with a [reference] decides it).
     #[arg(long, value_enum, default_value_t)]
     pub edition: Edition,
     /// Seed of the random positions (printed on every run, so any failure can be replayed).
@@ -427,7 +439,7 @@ pub struct CheckArgs {
     /// Wall-clock limit per run (takestones) or per function call (othello).
     #[arg(long, default_value = "10s")]
     pub timeout: String,
-    /// takestones: run --cmd through `sh -c`.
+    /// takestones: run --cmd and --build through `sh -c` (values shell-quoted).
     #[arg(long)]
     pub shell: bool,
     /// othello: your agent module (e.g. `hy2574_ai.py`); it is imported, never run.
@@ -450,8 +462,21 @@ pub enum Layout {
     /// The course's own: `testcase.txt` plus `outputN.txt` (in the layout of the chosen edition).
     #[default]
     Course,
-    /// A native `suite.toml` with the outputs beside it, accepting the spec-silent readings.
+    /// A native `suite.toml` with the outputs beside it.
     Native,
+}
+
+/// A spec-silent reading `referee gen --accept` can name, or `none`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AcceptChoice {
+    /// The composite rule counting legal moves only.
+    Composite,
+    /// HALF_EVEN rounding (DecimalFormat).
+    Rounding,
+    /// `-0.0` kept.
+    NegativeZero,
+    /// No reading: only the reference's default output passes.
+    None,
 }
 
 /// `referee gen`.
@@ -478,6 +503,15 @@ pub struct GenArgs {
     /// Largest number of stones.
     #[arg(long, default_value_t = 30)]
     pub max_stones: u32,
+    /// Spec-silent readings the suite accepts besides the reference's default output (written into it, so
+    /// `grade` and `check --suite` judge alike): composite, rounding, negative-zero, or none.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_values_t = [AcceptChoice::Composite, AcceptChoice::Rounding, AcceptChoice::NegativeZero]
+    )]
+    pub accept: Vec<AcceptChoice>,
 }
 
 /// `referee verify`.

@@ -189,6 +189,9 @@ pub struct SubmissionResult {
     pub run: String,
     /// Fingerprint of the suite and commands graded against; a resumed run re-grades on a mismatch.
     pub fingerprint: String,
+    /// Fingerprint of the hand-in's files (class runs; empty otherwise); a resumed run re-grades a resubmission.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub handin: String,
 }
 
 impl SubmissionResult {

@@ -1,6 +1,8 @@
 //! `referee check` on real programs: for every catalog variant, a Python submission with exactly that bug (the
 //! correct fixture with one declared change) is caught, shrunk and named; accepted readings pass and are reported;
-//! the correct programs pass 1,000 random positions.
+//! the correct programs pass 1,000 random positions; `check --suite` judges a `-0.0` exactly as `grade` does for
+//! the same generated suite; a program that never ran (uncompiled Java, a misspelled file) stops at once with a hint,
+//! and `--build` compiles it as `grade` does.
 
 use std::fs;
 use std::path::Path;
@@ -9,7 +11,7 @@ use std::process::Output;
 use assert_cmd::Command;
 
 use crate::grade::{fixture, python};
-use crate::variants::{materialize, python_wrong, Change};
+use crate::variants::{materialize, python_wrong, Change, CLASS};
 
 /// One variant as a change to a correct program: `(variant, edition, [(from, to)])`. Every `from` must occur
 /// exactly once, so the program has exactly this bug.
@@ -141,7 +143,12 @@ fn run_catalog(table: &[Mutation], source: &str) {
         let out = check(dir.path(), edition, 300);
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         let ok = match reading_label(variant) {
-            Some(label) => out.status.code() == Some(0) && text.contains(&format!("accepted readings seen: {label}")),
+            Some(label) => {
+                out.status.code() == Some(0)
+                    && text.lines().any(|l| {
+                        l.starts_with(&format!("  {label} ")) && l.contains("accepted by the default policy, seen in")
+                    })
+            }
             None => {
                 let diagnosis = text.lines().find(|l| l.starts_with("diagnosis")).unwrap_or("");
                 out.status.code() == Some(1)
@@ -231,4 +238,132 @@ fn a_label_typo_is_named_as_such() {
         ),
         "{text}"
     );
+}
+
+/// The python-stats solution with the negative-zero reading: a zero negated on Min's turn prints `-0.0`.
+fn negative_zero_program(into: &Path) {
+    let (_, _, changes) = STATS.iter().find(|(name, _, _)| *name == "negative-zero").unwrap();
+    let changes: Vec<Change> = changes.iter().map(|(from, to)| ("takestones.py", *from, *to)).collect();
+    materialize(&fixture("submissions/python-stats"), &changes, into);
+}
+
+/// For a suite made by `referee gen` that accepts `-0.0` and for one that does not, in both layouts, `grade` and
+/// `check --suite` give the same verdict on a program printing `-0.0`, and neither calls the reading accepted
+/// where the suite does not accept it.
+#[test]
+fn check_and_grade_judge_negative_zero_by_the_suites_policy() {
+    let program = tempfile::tempdir().unwrap();
+    negative_zero_program(program.path());
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    // The native suite accepting everything is what gen always wrote; the new paths are accept.txt and --accept none.
+    let combos = [("course", "composite,rounding,negative-zero"), ("course", "none"), ("native", "none")];
+    for (layout, accept) in combos {
+        let suite = tempfile::tempdir().unwrap();
+        let made = Command::cargo_bin("referee")
+            .unwrap()
+            .args(["gen", "takestones", "--count", "20", "--seed", "5", "--layout", layout, "--accept", accept])
+            .arg("--out")
+            .arg(suite.path())
+            .output()
+            .unwrap();
+        assert_eq!(made.status.code(), Some(0), "{}", String::from_utf8_lossy(&made.stderr));
+        let suite_arg = suite.path().to_str().unwrap();
+        let program_arg = program.path().to_str().unwrap();
+        let grade =
+            crate::grade::grade(&["--suite", suite_arg, "--dir", program_arg, "--cmd", &cmd, "--color", "never"]);
+        let graded = String::from_utf8_lossy(&grade.stdout).into_owned();
+        let checked = Command::cargo_bin("referee")
+            .unwrap()
+            .args(["check", "takestones", "--suite", suite_arg, "--dir", program_arg, "--cmd", &cmd])
+            .args(["--seed", "3", "--cases", "5"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&checked.stdout).into_owned();
+        let at = format!("{layout}, --accept {accept}");
+        let reading = text.lines().find(|l| l.starts_with("  negative-zero=keep ")).unwrap_or("");
+        if accept == "none" {
+            assert_eq!(grade.status.code(), Some(1), "{at}: grade must fail the -0.0 case\n{graded}");
+            assert_eq!(checked.status.code(), Some(1), "{at}: check must predict it\n{text}");
+            assert!(reading.ends_with("not accepted by this suite"), "{at}: {text}");
+            let verdict = "negative-zero (a reading the spec leaves open, not accepted by this suite)";
+            assert!(graded.contains(verdict), "{at}: {graded}");
+            assert!(text.contains(verdict), "{at}: {text}");
+            assert!(!graded.contains("accepted reading") && !text.contains("(accepted"), "{at}");
+        } else {
+            assert_eq!(grade.status.code(), Some(0), "{at}: {graded}");
+            assert_eq!(checked.status.code(), Some(0), "{at}: {text}");
+            assert!(reading.contains("accepted by this suite, seen in"), "{at}: {text}");
+        }
+    }
+}
+
+/// A program that fails the same way on every official case never ran: `check` says so at once, with the telling
+/// line of its stderr and what to try, and neither shrinks nor diagnoses a crash.
+#[test]
+fn a_program_that_never_ran_stops_with_a_hint() {
+    let java = tempfile::tempdir().unwrap();
+    materialize(&fixture("submissions/java-stats"), &[], java.path());
+    let out = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["check", "takestones", "--cmd", "java -cp {dir} TakeStones {args}", "--seed", "1", "--dir"])
+        .arg(java.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(
+            "your program exited 1 on all 3 official cases (ClassNotFoundException: TakeStones): did you compile? \
+             try --build 'javac -d {dir} {dir}/*.java'"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("official cases: 0 of 3 matched\nrandom positions: not run"), "{text}");
+    for never in ["DIVERGENCE", "smallest position", "diagnosis", "no known bug"] {
+        assert!(!text.contains(never), "{never}: {text}");
+    }
+
+    let misspelled = format!("{} {{dir}}/takestone.py {{args}}", python());
+    let out = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["check", "takestones", "--cmd", &misspelled, "--dir"])
+        .arg(fixture("submissions/python-stats"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("on all 3 official cases (") && text.contains("can't open file"), "{text}");
+    assert!(text.contains("check the file name in --cmd and --dir (the folder holds takestones.py)"), "{text}");
+}
+
+/// `check --build` compiles in --dir the way `grade --build` does: the correct Java solution then passes, and a
+/// hand-in that does not compile gets the compiler's message and exit 1.
+#[test]
+fn check_builds_like_grade() {
+    let java = tempfile::tempdir().unwrap();
+    materialize(&fixture("submissions/java-stats"), &[], java.path());
+    let check = |dir: &Path| {
+        Command::cargo_bin("referee")
+            .unwrap()
+            .args(["check", "takestones", "--shell", "--build", "javac -d {dir} {dir}/*.java"])
+            .args(["--cmd", "java -cp {dir} TakeStones {args}", "--seed", "4", "--cases", "30", "--dir"])
+            .arg(dir)
+            .output()
+            .unwrap()
+    };
+    let out = check(java.path());
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("build: javac -d {dir} {dir}/*.java (ok, "), "{text}");
+    assert!(text.contains("official cases: 3 of 3 matched\nrandom positions: 30 of 30 matched"), "{text}");
+
+    let broken = tempfile::tempdir().unwrap();
+    let (_, changes) = CLASS.iter().find(|(name, _)| *name == "dave-HW2-P3").unwrap();
+    materialize(&fixture("submissions/java-stats"), changes, broken.path());
+    let out = check(broken.path());
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("build failed: javac -d {dir} {dir}/*.java"), "{text}");
+    assert!(text.contains("';' expected"), "{text}");
+    assert!(!text.contains("official cases"), "{text}");
 }

@@ -283,6 +283,43 @@ fn a_class_of_java_hand_ins_writes_every_report() {
     assert!(String::from_utf8_lossy(&again.stdout).contains("graded 0 student(s), 6 already graded earlier"));
 }
 
+/// A class run over an `--out` that already holds results grades again exactly the students whose hand-in changed
+/// (and says so, by name), and leaves everyone else's stored result as it was, byte for byte (timings included):
+/// an unchanged hand-in is not run again.
+#[test]
+fn a_resubmission_is_graded_again_and_an_unchanged_hand_in_is_not() {
+    let class = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    materialize(&fixture("submissions/python-stats"), &[], &class.path().join("alice-HW2-P3"));
+    python_wrong("python-wrong-format", &class.path().join("bob-HW2-P3"));
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let (class_dir, out_dir) = (class.path().to_str().unwrap(), out.path().to_str().unwrap());
+    let args =
+        ["--suite", "builtin:takestones-stats-2019", "--submissions", class_dir, "--out", out_dir, "--cmd", &cmd];
+    let record = |id: &str| fs::read(out.path().join(format!("results/{id}.json"))).unwrap();
+    let parsed = |bytes: &[u8]| -> SubmissionResult { serde_json::from_slice(bytes).unwrap() };
+    assert_eq!(grade(&args).status.code(), Some(1));
+    let (alice, bob) = (record("alice"), parsed(&record("bob")));
+    assert_eq!(bob.score, 0.0);
+
+    // Bob hands in the correct program; the same command runs again.
+    materialize(&fixture("submissions/python-stats"), &[], &class.path().join("bob-HW2-P3"));
+    let again = grade(&args);
+    let text = String::from_utf8_lossy(&again.stdout).into_owned();
+    assert_eq!(again.status.code(), Some(0), "{text}");
+    assert!(text.contains("graded 1 student(s), 1 already graded earlier"), "{text}");
+    assert!(text.contains("re-graded 1 student whose hand-in changed since the last run: bob\n"), "{text}");
+    let regraded = parsed(&record("bob"));
+    assert_eq!((regraded.score, regraded.max_score), (3.0, 3.0));
+    assert_ne!(regraded.run, bob.run, "bob's result comes from the new run");
+    assert_eq!(record("alice"), alice, "alice's result was not touched");
+
+    // Nothing changed since: nobody is graded, nobody is named.
+    let third = grade(&args);
+    let text = String::from_utf8_lossy(&third.stdout).into_owned();
+    assert!(text.contains("graded 0 student(s), 2 already graded earlier") && !text.contains("re-graded"), "{text}");
+}
+
 /// Hand-ins that are not what they claim: a corrupt zip is the student's build error; a zip whose entries try to
 /// climb out (`../`) is unpacked without them; two hand-ins for one id stop the run with a usage error.
 #[test]

@@ -298,6 +298,24 @@ fn a_class_of_python_agents_is_graded_from_real_games_and_its_search_functions()
         serde_json::from_slice(&std::fs::read(out.join("games/ab2101.json")).unwrap()).unwrap();
     assert_eq!(games.len(), 2);
     games.iter().for_each(|g| assert_legal_replay(g, 4));
+
+    // sx8808 hands in a version that parses; the same command grades only that student again, and says so.
+    let kept = std::fs::read(out.join("results/ab2101.json")).unwrap();
+    variant(&subs, "sx8808", "def run_ai():", "def run_ai():");
+    let again = assert_cmd::Command::cargo_bin("referee")
+        .unwrap()
+        .args(["grade", "othello", "--size", "4", "--time", "5", "--games", "1", "--seed", "3", "--python", PYTHON])
+        .args(["--check-cases", "10", "--submissions"])
+        .arg(&subs)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(stdout.contains("graded 1 student(s), 2 already graded earlier"), "{stdout}");
+    assert!(stdout.contains("re-graded 1 student whose hand-in changed since the last run: sx8808\n"), "{stdout}");
+    assert!(result("sx8808").cases.iter().all(|c| c.status != Status::BuildError), "{stdout}");
+    assert_eq!(std::fs::read(out.join("results/ab2101.json")).unwrap(), kept, "an unchanged hand-in is not re-run");
 }
 
 #[test]

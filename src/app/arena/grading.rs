@@ -1,5 +1,6 @@
 //! Grading a class by games, whatever the game: students graded in parallel (each game on a CPU slot of its own),
-//! each result saved as it is finished (a re-run with the same settings resumes), then the harness's class files
+//! each result saved as it is finished (a re-run with the same settings resumes, grading again only new students,
+//! resubmissions and results of other settings), then the harness's class files
 //! (gradebook CSV, Gradescope JSON, markdown, JUnit) and one line per student.
 
 use std::io::Write;
@@ -9,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::cli::{exit, ClassArgs};
 use crate::harness::grade::class::{discover, safe_name, write_atomic, Entry, Store};
 use crate::harness::grade::for_each_parallel;
+use crate::harness::grade::resume::plan;
 use crate::harness::model::{BuildResult, RunReport, SubmissionResult};
 use crate::harness::render::format_points;
 use crate::harness::runner::sandbox;
@@ -58,6 +60,7 @@ impl Grader<'_> {
             max_score: points,
             run: self.run.clone(),
             fingerprint: self.fingerprint.clone(),
+            handin: String::new(),
         }
     }
 }
@@ -115,23 +118,21 @@ pub fn run(
         let _ = std::fs::remove_dir_all(out_dir.join("results"));
         let _ = std::fs::create_dir_all(out_dir.join("results"));
     }
-    let finished: Vec<String> =
-        store.load_all().into_iter().filter(|r| r.fingerprint == class.fingerprint).map(|r| r.id).collect();
-    let todo: Vec<&Entry> = entries.iter().filter(|e| !finished.contains(&e.id)).collect();
+    let plan = plan(&entries, &store, &class.fingerprint);
     sandbox::become_subreaper();
     let cancel = crate::app::cancel_on_signals();
     let jobs = crate::app::jobs_or_cores(class.class.jobs);
     let slots = CpuSlots::new(jobs);
-    let progress = crate::app::progress::Progress::on_stderr(todo.len(), "grading", "students");
+    let progress = crate::app::progress::Progress::on_stderr(plan.todo.len(), "grading", "students");
     let mut failures = Vec::new();
     let grader =
         Grader { slots: &slots, cancel: &cancel, run: class.seed.to_string(), fingerprint: class.fingerprint.clone() };
     for_each_parallel(
-        &todo,
+        &plan.todo,
         jobs,
-        |entry| {
-            progress.start(&entry.id);
-            grade(entry, &grader)
+        |todo| {
+            progress.start(&todo.entry.id);
+            grade(todo.entry, &grader).map(|(r, games)| (SubmissionResult { handin: todo.handin.clone(), ..r }, games))
         },
         |_, result| {
             let Some((result, records)) = result else { return };
@@ -139,7 +140,7 @@ pub fn run(
                 .map_err(std::io::Error::other)
                 .and_then(|json| write_atomic(&games_file(&out_dir, &result.id), &json))
                 .and_then(|()| store.save(&result))
-                .and_then(|()| crate::app::grade::write_student_files(&out_dir, &result));
+                .and_then(|()| crate::app::class_report::write_student_files(&out_dir, &result));
             if let Err(e) = saved {
                 failures.push(format!("{}: {e}", result.id));
             }
@@ -151,7 +152,7 @@ pub fn run(
     let all: Vec<SubmissionResult> =
         store.load_all().into_iter().filter(|r| entries.iter().any(|e| e.id == r.id)).collect();
     let report = RunReport { schema: crate::harness::model::SCHEMA_VERSION, suite: name.into(), submissions: all };
-    if let Err(e) = crate::app::grade::write_report_files(&out_dir, &report) {
+    if let Err(e) = crate::app::class_report::write_report_files(&out_dir, &report) {
         failures.push(format!("class files: {e}"));
     }
     for f in &failures {
@@ -159,19 +160,22 @@ pub fn run(
     }
     if cancel.load(Ordering::Relaxed) {
         let _ = writeln!(err, "referee grade {name}: cancelled; a re-run grades the students not yet saved");
-        return crate::app::grade::CANCELLED;
+        return crate::app::class_report::CANCELLED;
     }
     let _ = writeln!(
         out,
         "graded {} student(s), {} already graded earlier, seed {}; results in {}",
-        todo.len(),
-        entries.len() - todo.len(),
+        plan.todo.len(),
+        plan.kept,
         class.seed,
         out_dir.display()
     );
+    for line in plan.regrade_lines() {
+        let _ = writeln!(out, "{line}");
+    }
     for r in &report.submissions {
         let note = r.cases.iter().filter(|c| c.max_score > 0.0).map(|c| format!("{}: {}", c.name, c.status.label()));
-        let _ = writeln!(out, "{}", crate::app::grade::student_line(r, &note.collect::<Vec<_>>().join(", ")));
+        let _ = writeln!(out, "{}", crate::app::class_report::student_line(r, &note.collect::<Vec<_>>().join(", ")));
     }
     if !failures.is_empty() || report.submissions.iter().any(SubmissionResult::has_harness_error) {
         exit::INTERNAL

@@ -172,7 +172,7 @@ pub fn run(
     }
     if cancel.load(Ordering::Relaxed) {
         let _ = writeln!(err, "referee tournament {name}: cancelled; a re-run plays only the missing games");
-        return crate::app::grade::CANCELLED;
+        return crate::app::class_report::CANCELLED;
     }
     let played: Vec<GameRecord> = records.into_iter().flatten().collect();
     let ids: Vec<String> = entrants.iter().map(|e| e.id.clone()).collect();

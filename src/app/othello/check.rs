@@ -17,8 +17,12 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         let _ = writeln!(err, "referee check othello: {message}");
         code
     };
-    if args.cmd.is_some() || args.shell {
-        return fail(exit::USAGE, "--cmd and --shell are for `check takestones`; give --agent FILE".into());
+    if args.cmd.is_some() || args.shell || args.suite.is_some() || args.build.is_some() || args.build_timeout.is_some()
+    {
+        return fail(
+            exit::USAGE,
+            "--cmd, --shell, --suite, --build and --build-timeout are for `check takestones`; give --agent FILE".into(),
+        );
     }
     let Some(agent) = &args.agent else {
         return fail(exit::USAGE, "--agent FILE is required (your module, e.g. --agent hy2574_ai.py)".into());

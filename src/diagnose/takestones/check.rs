@@ -1,37 +1,68 @@
-//! The self-check loop: official cases, then seeded random positions, each compared with the reference (every
-//! accepted reading counts as right); the first divergence is shrunk and diagnosed.
+//! The self-check loop: a suite's cases (the official ones, or the TA's), then seeded random positions, each judged
+//! exactly as `referee grade` judges it against that suite (its comparison policy and the spec-silent readings it
+//! accepts); the first divergence is shrunk and diagnosed. A program that failed the same way on every one of the
+//! suite's cases never ran at all: the check stops there instead of shrinking a crash.
 
 use super::diagnosis::{diagnose, Diagnosis, Observation};
 use super::generate::{position, Rng, Shape};
 use super::shrink::shrink;
 use crate::game::takestones::Position;
-use crate::harness::compare::first_difference;
-use crate::harness::suite::readings::combinations;
-use crate::harness::suite::{builtin, Expected, Reading};
-use crate::reference::takestones::{parse_numbers, solve_to_string, Edition, Request};
+use crate::harness::compare::{judge, Candidate, ComparePolicy};
+use crate::harness::model::Visibility;
+use crate::harness::suite::readings::candidates;
+use crate::harness::suite::{Expected, Reading, Suite, SuiteCase};
+use crate::reference::takestones::{parse_numbers, Edition};
 
 /// What one run of the submission produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ran {
     /// It exited normally with this stdout.
     Printed(String),
-    /// It timed out, crashed or exited nonzero: the detail says which.
-    Failed(String),
+    /// It timed out, crashed, exited nonzero or could not be started.
+    Failed(Failure),
 }
 
-/// How much to check.
+/// A run that printed nothing to judge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// How it ended, worded the same for every run that ended the same way: `exited 1`, `was killed by SIGSEGV
+    /// (segmentation fault)`, `gave no answer within 10s`, `could not be started`.
+    pub how: String,
+    /// What it wrote on stderr (for a program that could not be started: why).
+    pub stderr: String,
+}
+
+/// How much to check, and against what.
 #[derive(Clone, Debug)]
 pub struct CheckConfig {
     /// The edition.
     pub edition: Edition,
     /// The random positions' seed.
     pub seed: u64,
-    /// How many random positions after the official cases.
+    /// How many random positions after the suite's cases.
     pub cases: usize,
     /// Their shape.
     pub shape: Shape,
     /// Most submission runs spent on shrinking.
     pub shrink_runs: usize,
+    /// The cases run first, and the policy every output is judged by (`accept`, `compare`). Its `reference` must
+    /// be set and every case's arguments must be a Take-Stones position ([`CheckConfig::problem`] says).
+    pub suite: Suite,
+    /// What the suite's cases are called in reports: `official` or `suite`.
+    pub fixed: &'static str,
+}
+
+impl CheckConfig {
+    /// Why the suite cannot drive a check, naming the case, or `None` when it can.
+    pub fn problem(&self) -> Option<String> {
+        if self.suite.reference.is_none() {
+            return Some("the suite names no [reference]".into());
+        }
+        self.suite.cases.iter().find_map(|case| match parse_numbers(&case.args) {
+            Err(e) => Some(format!("case '{}': its arguments are not a Take-Stones position: {e}", case.name)),
+            Ok(_) => candidates(&self.suite, case).err().map(|e| format!("case '{}': {e}", case.name)),
+        })
+    }
 }
 
 /// A divergence, shrunk and diagnosed.
@@ -51,73 +82,145 @@ pub struct Divergence {
     pub diagnosis: Diagnosis,
 }
 
+/// The program failed the same way on every one of the suite's cases: it never got as far as printing an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NeverRan {
+    /// How every run ended.
+    pub failure: Failure,
+    /// The first case's arguments (for the reproduce line).
+    pub first: (Position, u32),
+}
+
 /// The whole check.
 #[derive(Clone, Debug)]
 pub struct CheckReport {
-    /// Official cases run (all matched when there is no divergence among them).
-    pub official: usize,
+    /// The suite's cases run.
+    pub fixed_run: usize,
+    /// Of those, the ones that matched.
+    pub fixed_passed: usize,
+    /// Random positions run (the last one diverged when there is a divergence among them).
+    pub random_run: usize,
     /// Random positions that matched.
     pub random_passed: usize,
-    /// Accepted spec-silent readings the submission was seen to use (`composite=legal-moves`, ...).
-    pub readings: Vec<String>,
+    /// Per spec-silent reading: in how many matched cases the program was seen to use it.
+    pub readings: Vec<(Reading, usize)>,
+    /// Set when the program failed the same way on every suite case; nothing else was run.
+    pub never_ran: Option<NeverRan>,
     /// The first divergence, if any.
     pub divergence: Option<Divergence>,
 }
 
-/// The reference's accepted outputs for a case (default reading first), or `None` at a finished root.
-pub fn accepted(position: &Position, depth: u32, edition: Edition) -> Option<Vec<(String, Option<String>)>> {
-    let all = [Reading::Composite, Reading::Rounding, Reading::NegativeZero];
-    let mut out: Vec<(String, Option<String>)> = Vec::new();
-    for (options, label) in combinations(&all) {
-        let request = Request { position: position.clone(), depth, edition, options };
-        let (text, _) = solve_to_string(&request).ok()?;
-        if !out.iter().any(|(t, _)| t == &text) {
-            out.push((text, label));
-        }
+/// A case the reference answers, judged by the suite's policy.
+fn reference_case(position: &Position, depth: u32) -> SuiteCase {
+    let mut args = position.to_args();
+    args.push(depth.to_string());
+    SuiteCase {
+        name: String::new(),
+        args,
+        stdin: None,
+        expected: Expected::Reference,
+        points: 1.0,
+        timeout: None,
+        tags: Vec::new(),
+        visibility: Visibility::Visible,
+        compare: None,
     }
-    Some(out)
 }
 
-/// `Ok(reading)` when `ran` is an accepted output (with the reading's label when not the default).
-fn judge(ran: &Ran, position: &Position, depth: u32, edition: Edition) -> Result<Option<String>, ()> {
+/// A case to run: where it comes from, the position, its accepted outputs and the comparison.
+struct Planned {
+    found_at: String,
+    position: Position,
+    depth: u32,
+    accepted: Vec<Candidate>,
+    policy: ComparePolicy,
+}
+
+/// `Ok(reading label)` when `ran` is accepted (the label when it matched a non-default reading).
+fn verdict(ran: &Ran, planned: &Planned) -> Result<Option<String>, ()> {
     let Ran::Printed(text) = ran else { return Err(()) };
-    let Some(outputs) = accepted(position, depth, edition) else { return Err(()) };
-    outputs.into_iter().find(|(o, _)| first_difference(o, text).is_none()).map(|(_, label)| label).ok_or(())
+    let v = judge(&planned.accepted, text.as_bytes(), &planned.policy);
+    if v.passed {
+        Ok(v.reading)
+    } else {
+        Err(())
+    }
 }
 
 /// Runs the check with `submission` producing the program's output for a case.
 pub fn check(config: &CheckConfig, mut submission: impl FnMut(&Position, u32) -> Ran) -> CheckReport {
-    let mut report = CheckReport { official: 0, random_passed: 0, readings: Vec::new(), divergence: None };
-    let official: Vec<(String, Position, u32)> = builtin::suite(match config.edition {
-        Edition::Stats => "takestones-stats-2019",
-        Edition::Trace => "takestones-trace-2017",
-    })
-    .map(|s| s.cases)
-    .unwrap_or_default()
-    .into_iter()
-    .filter(|c| matches!(c.expected, Expected::Text(_)))
-    .filter_map(|c| parse_numbers(&c.args).ok().map(|(p, d)| (format!("official {}", c.name), p, d)))
-    .collect();
-    let mut rng = Rng::new(config.seed);
-    let random = (0..config.cases).map(|i| {
-        let (p, d) = position(&mut rng, &config.shape);
-        (format!("random #{}", i + 1), p, d)
-    });
-    for (found_at, p, d) in official.into_iter().chain(random) {
-        let ran = submission(&p, d);
-        match judge(&ran, &p, d, config.edition) {
+    let suite = &config.suite;
+    let mut report = CheckReport {
+        fixed_run: 0,
+        fixed_passed: 0,
+        random_run: 0,
+        random_passed: 0,
+        readings: Reading::ALL.iter().map(|&r| (r, 0)).collect(),
+        never_ran: None,
+        divergence: None,
+    };
+    let fixed: Vec<Planned> = suite
+        .cases
+        .iter()
+        .filter_map(|case| {
+            let (position, depth) = parse_numbers(&case.args).ok()?;
+            Some(Planned {
+                found_at: format!("{} {}", config.fixed, case.name),
+                position,
+                depth,
+                accepted: candidates(suite, case).ok()?,
+                policy: case.compare.unwrap_or(suite.compare),
+            })
+        })
+        .collect();
+    // Every suite case runs, even after a divergence: the counts are honest, and a program that never ran shows.
+    let mut first: Option<(Planned, Ran)> = None;
+    let mut failures: Vec<Failure> = Vec::new();
+    for planned in fixed {
+        let ran = submission(&planned.position, planned.depth);
+        report.fixed_run += 1;
+        match verdict(&ran, &planned) {
             Ok(reading) => {
-                if found_at.starts_with("official") {
-                    report.official += 1;
-                } else {
-                    report.random_passed += 1;
-                }
-                if let Some(r) = reading.filter(|r| !report.readings.contains(r)) {
-                    report.readings.push(r);
-                }
+                report.fixed_passed += 1;
+                note_reading(&mut report, reading);
             }
             Err(()) => {
-                report.divergence = Some(investigate(config, found_at, p, d, ran, &mut submission));
+                if let Ran::Failed(f) = &ran {
+                    failures.push(f.clone());
+                }
+                if first.is_none() {
+                    first = Some((planned, ran));
+                }
+            }
+        }
+    }
+    if let Some((planned, _)) = &first {
+        let same = failures.len() == report.fixed_run && failures.windows(2).all(|w| w[0].how == w[1].how);
+        if same {
+            let failure = failures.swap_remove(0);
+            report.never_ran = Some(NeverRan { failure, first: (planned.position.clone(), planned.depth) });
+            return report;
+        }
+    }
+    if let Some((planned, ran)) = first {
+        report.divergence = Some(investigate(config, planned, ran, &mut submission));
+        return report;
+    }
+    let mut rng = Rng::new(config.seed);
+    for i in 0..config.cases {
+        let (p, d) = position(&mut rng, &config.shape);
+        let Ok(accepted) = candidates(suite, &reference_case(&p, d)) else { continue };
+        let planned =
+            Planned { found_at: format!("random #{}", i + 1), position: p, depth: d, accepted, policy: suite.compare };
+        let ran = submission(&planned.position, planned.depth);
+        report.random_run += 1;
+        match verdict(&ran, &planned) {
+            Ok(reading) => {
+                report.random_passed += 1;
+                note_reading(&mut report, reading);
+            }
+            Err(()) => {
+                report.divergence = Some(investigate(config, planned, ran, &mut submission));
                 return report;
             }
         }
@@ -125,26 +228,35 @@ pub fn check(config: &CheckConfig, mut submission: impl FnMut(&Position, u32) ->
     report
 }
 
+fn note_reading(report: &mut CheckReport, label: Option<String>) {
+    let Some(label) = label else { return };
+    for (reading, seen) in &mut report.readings {
+        if label.split(", ").any(|part| part == reading.label()) {
+            *seen += 1;
+        }
+    }
+}
+
 fn investigate(
     config: &CheckConfig,
-    found_at: String,
-    p: Position,
-    d: u32,
+    planned: Planned,
     ran: Ran,
     submission: &mut impl FnMut(&Position, u32) -> Ran,
 ) -> Divergence {
     let edition = config.edition;
+    let suite = &config.suite;
+    let Planned { found_at, position: p, depth: d, .. } = planned;
     let mut last = ran.clone();
     let (sp, sd) = shrink(&p, d, config.shrink_runs, |cand, depth| {
         // A position the reference has no answer for (no legal move at the root) shows nothing.
-        if accepted(cand, depth, edition).is_none() {
-            return false;
-        }
+        let Ok(accepted) = candidates(suite, &reference_case(cand, depth)) else { return false };
         let r = submission(cand, depth);
         // Stay with the kind of divergence found: a wrong output shrinks to a smaller wrong output (which the
         // diagnosis can read), not to a crash.
         let same_kind = matches!((&r, &ran), (Ran::Printed(_), Ran::Printed(_)) | (Ran::Failed(_), Ran::Failed(_)));
-        let diverges = same_kind && judge(&r, cand, depth, edition).is_err();
+        let shrunk =
+            Planned { found_at: String::new(), position: cand.clone(), depth, accepted, policy: suite.compare };
+        let diverges = same_kind && verdict(&r, &shrunk).is_err();
         if diverges {
             last = r;
         }
@@ -160,6 +272,10 @@ fn investigate(
         })
         .collect();
     let diagnosis = if observations.is_empty() { Diagnosis::Unknown } else { diagnose(edition, &observations) };
-    let expected = accepted(&sp, sd, edition).and_then(|o| o.into_iter().next()).map(|(t, _)| t).unwrap_or_default();
+    let expected = candidates(suite, &reference_case(&sp, sd))
+        .ok()
+        .and_then(|c| c.into_iter().next())
+        .map(|c| c.text)
+        .unwrap_or_default();
     Divergence { found_at, original: (p, d), shrunk: (sp, sd), expected, actual, diagnosis }
 }

@@ -4,6 +4,7 @@ use super::mutant::MutantSolver;
 use super::variant::{Kind, Variant};
 use crate::game::takestones::Position;
 use crate::harness::compare::first_difference;
+use crate::harness::suite::Reading;
 use crate::reference::takestones::Edition;
 
 /// One diverging case: the position, the depth, and what the submission printed.
@@ -35,7 +36,7 @@ pub enum Diagnosis {
 }
 
 impl Diagnosis {
-    /// Whether every explanation consists only of spec-silent readings (an accepted output).
+    /// Whether every explanation consists only of spec-silent readings.
     pub fn only_readings(&self) -> bool {
         match self {
             Diagnosis::Explained(sets) => sets.iter().all(|s| s.iter().all(|v| v.kind() == Kind::Reading)),
@@ -43,14 +44,15 @@ impl Diagnosis {
         }
     }
 
-    /// One paragraph for people: the matched variants with what each means, or an honest "unknown".
-    pub fn describe(&self) -> String {
+    /// One paragraph for people: the matched variants with what each means, or an honest "unknown". A reading is
+    /// called accepted only when `accept` (the suite's policy) lists it.
+    pub fn describe(&self, accept: &[Reading]) -> String {
         match self {
             Diagnosis::Labels { typos, rest } => {
                 let mut text = format!("labels differ from the spec: {}", typos.join("; "));
                 if !rest.is_empty() && rest.iter().any(|s| !s.is_empty()) {
                     text.push('\n');
-                    text.push_str(&Diagnosis::Explained(rest.clone()).describe());
+                    text.push_str(&Diagnosis::Explained(rest.clone()).describe(accept));
                 }
                 text
             }
@@ -62,7 +64,7 @@ impl Diagnosis {
                 let mut lines = Vec::new();
                 for set in sets {
                     let names: Vec<&str> = set.iter().map(|v| v.name()).collect();
-                    let kinds = if set.iter().all(|v| v.kind() == Kind::Reading) { "accepted reading" } else { "bug" };
+                    let kinds = kinds(set, accept);
                     let why: Vec<&str> = set.iter().map(|v| v.explain()).collect();
                     lines.push(format!(
                         "matches the reference with {} ({kinds}): {}",
@@ -73,6 +75,18 @@ impl Diagnosis {
                 lines.join("\n")
             }
         }
+    }
+}
+
+/// What a set of variants is: a bug, a reading this suite accepts, or one it does not.
+fn kinds(set: &[Variant], accept: &[Reading]) -> &'static str {
+    let readings: Vec<Option<Reading>> = set.iter().map(|v| v.reading()).collect();
+    if readings.iter().any(Option::is_none) {
+        "bug"
+    } else if readings.iter().flatten().all(|r| accept.contains(r)) {
+        "a reading this suite accepts"
+    } else {
+        "a reading the spec leaves open, not accepted by this suite"
     }
 }
 

@@ -92,7 +92,7 @@ impl Variant {
     pub fn explain(self) -> &'static str {
         match self {
             Variant::FirstMoveAtMostHalf => "the first move allows stones up to n/2 inclusive; the rule is strictly less than n/2",
-            Variant::CompositeLegalOnly => "after a composite last move, only legal moves are counted as multiples of its largest prime factor (an accepted reading)",
+            Variant::CompositeLegalOnly => "after a composite last move, only legal moves are counted as multiples of its largest prime factor (the spec leaves this open)",
             Variant::NoNegationForMin => "the heuristic is not negated when Min is to move",
             Variant::StrictCuts => "cuts use > and < instead of >= and <= (AIMA Figure 5.7 cuts on equality)",
             Variant::BoundBeforeCut => "alpha/beta is updated before the cut test; AIMA returns first",
@@ -102,10 +102,10 @@ impl Variant {
             Variant::TieTowardLarger => "ties between moves go to the larger stone; the spec picks the smaller",
             Variant::VisitedExcludesRoot => "the root is not counted as a visited node",
             Variant::EvaluatedTerminalOnly => "only end-game states are counted as evaluated; depth-limit leaves count too",
-            Variant::HalfEven => "doubles are rounded half-even (DecimalFormat) rather than like %.1f (an accepted reading)",
+            Variant::HalfEven => "doubles are rounded half-even (DecimalFormat) rather than like %.1f (the spec leaves this open)",
             Variant::RawDouble => "doubles are printed raw instead of with one decimal (%.1f)",
             Variant::HashFormat => "doubles are printed with \"#.#\", which drops the \".0\"",
-            Variant::NegativeZero => "a zero value negated on Min's turn prints as -0.0 (an accepted reading)",
+            Variant::NegativeZero => "a zero value negated on Min's turn prints as -0.0 (the spec leaves this open)",
         }
     }
 
@@ -114,6 +114,17 @@ impl Variant {
         match self {
             Variant::CompositeLegalOnly | Variant::HalfEven | Variant::NegativeZero => Kind::Reading,
             _ => Kind::Bug,
+        }
+    }
+
+    /// The spec-silent reading this variant is, if it is one (a suite's `accept` list names it).
+    pub fn reading(self) -> Option<crate::harness::suite::Reading> {
+        use crate::harness::suite::Reading;
+        match self {
+            Variant::CompositeLegalOnly => Some(Reading::Composite),
+            Variant::HalfEven => Some(Reading::Rounding),
+            Variant::NegativeZero => Some(Reading::NegativeZero),
+            _ => None,
         }
     }
 

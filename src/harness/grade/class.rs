@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::parallel::for_each_parallel;
 use super::prepared::PreparedSuite;
+use super::resume::plan;
 use super::submission::{fingerprint, grade_submission, Cancelled, GradeConfig};
 use super::workspace::student_id;
 use crate::harness::model::SubmissionResult;
@@ -140,13 +141,15 @@ pub fn safe_name(id: &str) -> String {
 pub struct ClassSummary {
     /// Students graded in this run.
     pub graded: usize,
-    /// Students skipped because an earlier run had graded them the same way.
+    /// Students skipped because an earlier run had graded the same hand-in the same way.
     pub skipped: usize,
+    /// Who replaced an earlier result, and why ([`super::resume::Plan::regrade_lines`]).
+    pub regraded: Vec<String>,
 }
 
-/// Grades every entry not already in `store` with the same fingerprint, `jobs` students at a time, calling
-/// `on_start` (on the worker) as each starts and `on_done` (on this thread) as each finishes, after its result is
-/// stored.
+/// Grades every entry that `store` holds no result for from the same hand-in graded the same way
+/// ([`super::resume`]), `jobs` students at a time, calling `on_start` (on the worker) as each starts and `on_done`
+/// (on this thread) as each finishes, after its result is stored.
 ///
 /// # Errors
 /// [`Cancelled`]: finished students are stored; the ones in progress are not, and a re-run grades them.
@@ -164,24 +167,23 @@ pub fn grade_class(
     on_start: impl Fn(&Entry) + Sync,
     mut on_done: impl FnMut(&SubmissionResult, io::Result<()>),
 ) -> Result<ClassSummary, Cancelled> {
-    let want = fingerprint(suite, config);
-    let finished: Vec<String> = store.load_all().into_iter().filter(|r| r.fingerprint == want).map(|r| r.id).collect();
-    let todo: Vec<&Entry> = entries.iter().filter(|e| !finished.contains(&e.id)).collect();
-    let mut summary = ClassSummary { graded: 0, skipped: entries.len() - todo.len() };
+    let plan = plan(entries, store, &fingerprint(suite, config));
+    let mut summary = ClassSummary { graded: 0, skipped: plan.kept, regraded: plan.regrade_lines() };
     let mut cancelled = false;
     for_each_parallel(
-        &todo,
+        &plan.todo,
         jobs,
-        |entry| {
+        |todo| {
             if config.cancel.load(std::sync::atomic::Ordering::Relaxed) {
                 return Err(Cancelled);
             }
+            let entry = todo.entry;
             on_start(entry);
             let scratch = scratch_root.join(safe_name(&entry.id));
             let _ = make_traversable(&scratch);
             let result = grade_submission(&entry.id, &entry.path, &scratch, suite, config);
             let _ = fs::remove_dir_all(&scratch);
-            result
+            result.map(|r| SubmissionResult { handin: todo.handin.clone(), ..r })
         },
         |_, result| match result {
             Ok(result) => {

@@ -5,13 +5,15 @@
 //! of hand-ins in parallel, storing each result as it finishes.
 
 pub mod class;
+pub mod handin;
 mod parallel;
 mod prepared;
 pub mod python_syntax;
+pub mod resume;
 pub mod scratch;
 mod submission;
 pub mod workspace;
 
 pub use parallel::for_each_parallel;
 pub use prepared::PreparedSuite;
-pub use submission::{fingerprint, grade_submission, signal_name, tail, Cancelled, GradeConfig};
+pub use submission::{build_step, fingerprint, grade_submission, signal_name, tail, Cancelled, GradeConfig};

@@ -66,6 +66,7 @@ pub fn grade_submission(
         cases,
         run: config.run_id.clone(),
         fingerprint: fingerprint.clone(),
+        handin: String::new(),
     };
     let dir = match lay_out(source, &scratch.join("submission"), &config.sandbox) {
         Ok(dir) => dir,
@@ -167,7 +168,12 @@ fn spec(
     }
 }
 
-fn build_step(template: &Template, dir: &Path, config: &GradeConfig) -> Result<BuildResult, Cancelled> {
+/// Runs the build step `template` in `dir` under `config`'s limits, sandbox and build timeout; a failure is
+/// recorded in the result (`ok: false`, the compiler's last lines in `message`).
+///
+/// # Errors
+/// [`Cancelled`] when the run was cancelled.
+pub fn build_step(template: &Template, dir: &Path, config: &GradeConfig) -> Result<BuildResult, Cancelled> {
     let (program, args) = template.expand(dir, &[]);
     let limits = Limits { output_bytes: 1 << 20, ..config.limits.with_timeout(config.build_timeout) };
     let start = Instant::now();
@@ -297,7 +303,7 @@ fn diagnose_case(suite: &PreparedSuite, case: &SuiteCase, stdout: &[u8]) -> Opti
     }
     let printed = String::from_utf8(stdout.to_vec()).ok()?;
     let observation = Observation { position, depth, printed };
-    Some(diagnose(reference.edition.into(), &[observation]).describe())
+    Some(diagnose(reference.edition.into(), &[observation]).describe(&suite.suite.accept))
 }
 
 fn captured(bytes: &[u8], truncated: bool) -> Captured {

@@ -219,6 +219,7 @@ mod tests {
             max_score: 2.0,
             run: "r".into(),
             fingerprint: "f".into(),
+            handin: String::new(),
         }
     }
 

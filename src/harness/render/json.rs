@@ -47,7 +47,8 @@
 //!       "score": 7.5,                 // sum of case scores
 //!       "max_score": 10.0,            // sum of case maxima
 //!       "run": "...",                 // the grading run that produced it
-//!       "fingerprint": "..."          // suite + commands graded against
+//!       "fingerprint": "...",         // suite + commands graded against
+//!       "handin": "..."               // SHA-256 of the hand-in's files (class runs only; absent otherwise)
 //!     }
 //!   ]
 //! }
@@ -115,6 +116,7 @@ mod tests {
                 max_score: 0.0,
                 run: "r".into(),
                 fingerprint: "f".into(),
+                handin: String::new(),
             }],
         }
     }

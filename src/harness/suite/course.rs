@@ -3,9 +3,13 @@
 //! - Fall 2019 (stats): a line `outputN.txt:` names the expected file, the next line is the command,
 //!   `    $ java TakeStones ARGS`.
 //! - Spring 2017 (trace): one bare argument line per case; line `i` goes with `output<i>.txt`.
+//!
+//! Beside them, an optional `accept.txt` lists the spec-silent readings the suite accepts
+//! ([`super::readings::parse_accept_file`]).
 
 use std::path::Path;
 
+use super::readings::{parse_accept_file, ACCEPT_FILE};
 use super::{EditionName, Expected, ReferenceGame, ReferenceSpec, Suite, SuiteCase, SuiteError, DEFAULT_TIMEOUT};
 use crate::harness::compare::ComparePolicy;
 use crate::harness::model::Visibility;
@@ -67,7 +71,8 @@ pub fn suite_from(
     })
 }
 
-/// Loads a course folder: `testcase.txt` plus its `outputN.txt` files, as the course shipped them.
+/// Loads a course folder: `testcase.txt` plus its `outputN.txt` files, as the course shipped them, and the
+/// readings it accepts from an optional [`ACCEPT_FILE`] (written by `referee gen`; none without it).
 ///
 /// # Errors
 /// A missing `testcase.txt` or output file, or a broken layout, naming the file and line.
@@ -80,6 +85,15 @@ pub fn load_dir(dir: &Path) -> Result<Suite, SuiteError> {
         SuiteError::Layout { path: testcase_path.clone(), source: LayoutError { line, problem } }
     })?;
     suite.dir = Some(dir.to_path_buf());
+    let accept_path = dir.join(ACCEPT_FILE);
+    if accept_path.is_file() {
+        let text = std::fs::read_to_string(&accept_path)
+            .map_err(|source| SuiteError::Io { path: accept_path.clone(), source })?;
+        suite.accept = parse_accept_file(&text).map_err(|(line, problem)| SuiteError::Invalid {
+            path: accept_path.display().to_string(),
+            message: format!("line {line}: {problem}"),
+        })?;
+    }
     Ok(suite)
 }
 

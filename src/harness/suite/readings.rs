@@ -19,10 +19,76 @@ pub enum Reading {
     NegativeZero,
 }
 
+impl Reading {
+    /// Every reading, in the order reports list them.
+    pub const ALL: [Reading; 3] = [Reading::Composite, Reading::Rounding, Reading::NegativeZero];
+
+    /// How reports name the reading's non-default choice: `negative-zero=keep`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Reading::Composite => "composite=legal-moves",
+            Reading::Rounding => "rounding=half-even",
+            Reading::NegativeZero => "negative-zero=keep",
+        }
+    }
+
+    /// How `accept = [...]`, `--accept` and `accept.txt` spell it: `negative-zero`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reading::Composite => "composite",
+            Reading::Rounding => "rounding",
+            Reading::NegativeZero => "negative-zero",
+        }
+    }
+}
+
+/// The file beside a course `testcase.txt` that lists the readings the suite accepts (the course layout has no
+/// other place for them); without it a course folder accepts none.
+pub const ACCEPT_FILE: &str = "accept.txt";
+
+/// Reads an [`ACCEPT_FILE`]: one reading per line (`composite`, `rounding`, `negative-zero`), `#` starts a
+/// comment, blank lines are skipped; a file with no reading accepts none.
+///
+/// # Errors
+/// `(line, problem)` for a line that names no reading.
+pub fn parse_accept_file(text: &str) -> Result<Vec<Reading>, (usize, String)> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let word = raw.split('#').next().unwrap_or("").trim();
+        if word.is_empty() {
+            continue;
+        }
+        let Some(reading) = Reading::ALL.into_iter().find(|r| r.name() == word) else {
+            let known: Vec<&str> = Reading::ALL.iter().map(|r| r.name()).collect();
+            return Err((i + 1, format!("'{word}' is not a reading (known: {})", known.join(", "))));
+        };
+        if !out.contains(&reading) {
+            out.push(reading);
+        }
+    }
+    Ok(out)
+}
+
+/// The [`ACCEPT_FILE`] text for `accept`, with a comment saying what it is.
+pub fn accept_file(accept: &[Reading]) -> String {
+    let mut text = String::from(
+        "# Readings the spec leaves open that this suite accepts besides the reference's default output, one per\n\
+         # line: composite, rounding, negative-zero. `referee grade` and `referee check --suite` both read this file.\n",
+    );
+    if accept.is_empty() {
+        text.push_str("# (none: only the default output passes)\n");
+    }
+    for r in accept {
+        text.push_str(r.name());
+        text.push('\n');
+    }
+    text
+}
+
 /// Every option combination the accepted readings allow, the default first, each with its label.
 pub fn combinations(accept: &[Reading]) -> Vec<(Options, Option<String>)> {
     let mut out = vec![(Options::default(), Vec::<String>::new())];
-    for reading in [Reading::Composite, Reading::Rounding, Reading::NegativeZero] {
+    for reading in Reading::ALL {
         if !accept.contains(&reading) {
             continue;
         }
@@ -33,17 +99,15 @@ pub fn combinations(accept: &[Reading]) -> Vec<(Options, Option<String>)> {
             match reading {
                 Reading::Composite => {
                     o.composite = CompositeCount::LegalMoves;
-                    l.push("composite=legal-moves".into());
                 }
                 Reading::Rounding => {
                     o.rounding = Rounding::HalfEven;
-                    l.push("rounding=half-even".into());
                 }
                 Reading::NegativeZero => {
                     o.negative_zero = NegativeZero::Keep;
-                    l.push("negative-zero=keep".into());
                 }
             }
+            l.push(reading.label().to_string());
             more.push((o, l));
         }
         out.extend(more);
@@ -94,5 +158,16 @@ mod tests {
         assert_eq!(all[0], (Options::default(), None));
         assert!(all.iter().any(|(_, l)| l.as_deref() == Some("composite=legal-moves, rounding=half-even")));
         assert_eq!(combinations(&[]).len(), 1);
+    }
+
+    #[test]
+    fn the_accept_file_reads_back_what_was_written() {
+        for accept in [vec![], vec![Reading::NegativeZero], Reading::ALL.to_vec()] {
+            assert_eq!(parse_accept_file(&accept_file(&accept)), Ok(accept));
+        }
+        assert_eq!(parse_accept_file("rounding # HALF_EVEN\n\nrounding\n"), Ok(vec![Reading::Rounding]));
+        let (line, problem) = parse_accept_file("# x\nnegative_zero\n").unwrap_err();
+        assert_eq!(line, 2);
+        assert!(problem.contains("'negative_zero' is not a reading"), "{problem}");
     }
 }
