@@ -5,20 +5,16 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::cli::{exit, ColorChoice, GradeArgs};
-use crate::harness::grade::class::{discover, make_traversable, safe_name, write_atomic, Store};
+use crate::harness::grade::class::{discover, make_traversable, Store};
 use crate::harness::grade::{self, grade_submission, Cancelled, GradeConfig, PreparedSuite};
 use crate::harness::model::{RunReport, SubmissionResult, SCHEMA_VERSION};
 use crate::harness::render::{self, format_points, Format, RenderOptions};
 use crate::harness::runner::{sandbox, Limits, Sandbox, Template};
 use crate::harness::suite;
 
-/// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
-pub const CANCELLED: u8 = 130;
-
-/// One student's line in a class run's summary: id, points, and `note`.
-pub fn student_line(r: &SubmissionResult, note: &str) -> String {
-    format!("  {:<24} {:>7} / {:<7} {note}", r.id, format_points(r.score), format_points(r.max_score))
-}
+use super::outputs::{progress_bar, write_report_files, write_student_files};
+pub use super::outputs::{student_line, CANCELLED};
+use super::shard::{self, Manifest, Shard};
 
 /// Runs `referee grade`; returns the exit code (see `cli::exit`).
 pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
@@ -156,13 +152,16 @@ fn grade_one(args: &GradeArgs, setup: &Setup, out: &mut dyn Write, err: &mut dyn
 }
 
 fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let entries = match discover(dir) {
-        Ok(entries) => entries,
+    let (shard, class) = match Shard::parse_option(args.shard.as_deref())
+        .and_then(|s| Ok((s, discover(dir).map_err(|e| e.to_string())?)))
+    {
+        Ok(found) => found,
         Err(e) => {
             let _ = writeln!(err, "referee grade: {e}");
             return exit::USAGE;
         }
     };
+    let entries = shard::select(&class, shard);
     let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
     let store = match Store::open(&out_dir) {
         Ok(store) => store,
@@ -174,6 +173,20 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     if args.fresh {
         let _ = std::fs::remove_dir_all(out_dir.join("results"));
         let _ = std::fs::create_dir_all(out_dir.join("results"));
+    }
+    let recorded = Manifest::record(shard, &out_dir, |s| Manifest {
+        schema: shard::MANIFEST_SCHEMA,
+        command: "grade".into(),
+        fingerprint: grade::fingerprint(&setup.suite, &setup.config),
+        shard: s.index,
+        of: s.count,
+        suite: setup.suite.suite.name.clone(),
+        units: class.iter().map(|e| e.id.clone()).collect(),
+        tournament: None,
+    });
+    if let Err(e) = recorded {
+        let _ = writeln!(err, "referee grade: {}: {e}", out_dir.display());
+        return exit::INTERNAL;
     }
     sandbox::become_subreaper();
     let jobs = super::jobs_or_cores(args.jobs);
@@ -221,9 +234,10 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     let all: Vec<SubmissionResult> =
         store.load_all().into_iter().filter(|r| entries.iter().any(|e| e.id == r.id)).collect();
     let _ = write_class_files(&out_dir, setup, &store);
+    let part = shard.map(|s| format!(" (shard {} of {} students)", s.label(), class.len())).unwrap_or_default();
     let _ = writeln!(
         out,
-        "graded {} student(s), {} already graded earlier; results in {}",
+        "graded {} student(s), {} already graded earlier{part}; results in {}",
         summary.graded,
         summary.skipped,
         out_dir.display()
@@ -239,33 +253,9 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     verdict(&all)
 }
 
-/// Per student: Gradescope `results.json` and markdown feedback.
-pub(crate) fn write_student_files(out_dir: &Path, result: &SubmissionResult) -> std::io::Result<()> {
-    let name = safe_name(&result.id);
-    let options = RenderOptions::default();
-    let mut json = Vec::new();
-    render::gradescope::render_submission(result, &options, &mut json)?;
-    write_atomic(&out_dir.join("gradescope").join(&name).join("results.json"), &json)?;
-    let mut md = Vec::new();
-    render::markdown::render_submission(result, &options, &mut md)?;
-    write_atomic(&out_dir.join("feedback").join(format!("{name}.md")), &md)
-}
-
 /// The class-wide files, rebuilt from every stored result: gradebook CSV, JUnit XML, the JSON report.
 fn write_class_files(out_dir: &Path, setup: &Setup, store: &Store) -> std::io::Result<()> {
     write_report_files(out_dir, &setup.report(store.load_all()))
-}
-
-/// The class-wide files of `report`: gradebook CSV, JUnit XML, the JSON report.
-pub(crate) fn write_report_files(out_dir: &Path, report: &RunReport) -> std::io::Result<()> {
-    let options = RenderOptions::default();
-    for (format, file) in [(Format::Csv, "gradebook.csv"), (Format::Junit, "junit.xml"), (Format::Json, "report.json")]
-    {
-        let mut bytes = Vec::new();
-        render::render(format, report, &options, &mut bytes)?;
-        write_atomic(&out_dir.join(file), &bytes)?;
-    }
-    Ok(())
 }
 
 /// 0 when everything passed, 3 when the grader failed somewhere, otherwise 1.
@@ -277,17 +267,6 @@ fn verdict(results: &[SubmissionResult]) -> u8 {
     } else {
         exit::FAILED
     }
-}
-
-pub(crate) fn progress_bar(total: usize) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} students  {elapsed}  {msg}") {
-        bar.set_style(style);
-    }
-    bar
 }
 
 fn parse_duration(text: &str, what: &str) -> Result<Duration, String> {

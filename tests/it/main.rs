@@ -25,6 +25,7 @@ mod properties;
 mod referee;
 mod referee_grade;
 mod render;
+mod shard;
 mod snapshots;
 mod util;
 mod variants;

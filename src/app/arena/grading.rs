@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::app::shard::{self, Manifest, Shard};
 use crate::cli::{exit, ClassArgs};
 use crate::harness::grade::class::{discover, safe_name, write_atomic, Entry, Store};
 use crate::harness::grade::for_each_parallel;
@@ -102,10 +103,15 @@ pub fn run(
         let _ = writeln!(err, "referee grade {name}: {message}");
         code
     };
-    let entries = match discover(&class.class.submissions) {
+    let shard = match Shard::parse_option(class.class.shard.as_deref()) {
+        Ok(s) => s,
+        Err(e) => return fail(err, exit::USAGE, e),
+    };
+    let everyone = match discover(&class.class.submissions) {
         Ok(e) => e,
         Err(e) => return fail(err, exit::USAGE, e.to_string()),
     };
+    let entries = shard::select(&everyone, shard);
     let out_dir = class.class.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
     let store = match Store::open(&out_dir) {
         Ok(s) => s,
@@ -115,6 +121,19 @@ pub fn run(
         let _ = std::fs::remove_dir_all(out_dir.join("results"));
         let _ = std::fs::create_dir_all(out_dir.join("results"));
     }
+    let recorded = Manifest::record(shard, &out_dir, |s| Manifest {
+        schema: shard::MANIFEST_SCHEMA,
+        command: format!("grade {name}"),
+        fingerprint: class.fingerprint.clone(),
+        shard: s.index,
+        of: s.count,
+        suite: name.into(),
+        units: everyone.iter().map(|e| e.id.clone()).collect(),
+        tournament: None,
+    });
+    if let Err(e) = recorded {
+        return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display()));
+    }
     let finished: Vec<String> =
         store.load_all().into_iter().filter(|r| r.fingerprint == class.fingerprint).map(|r| r.id).collect();
     let todo: Vec<&Entry> = entries.iter().filter(|e| !finished.contains(&e.id)).collect();
@@ -122,7 +141,7 @@ pub fn run(
     let cancel = crate::app::cancel_on_signals();
     let jobs = crate::app::jobs_or_cores(class.class.jobs);
     let slots = CpuSlots::new(jobs);
-    let progress = crate::app::grade::progress_bar(todo.len());
+    let progress = crate::app::outputs::progress_bar(todo.len());
     let mut failures = Vec::new();
     let grader =
         Grader { slots: &slots, cancel: &cancel, run: class.seed.to_string(), fingerprint: class.fingerprint.clone() };
@@ -136,7 +155,7 @@ pub fn run(
                 .map_err(std::io::Error::other)
                 .and_then(|json| write_atomic(&games_file(&out_dir, &result.id), &json))
                 .and_then(|()| store.save(&result))
-                .and_then(|()| crate::app::grade::write_student_files(&out_dir, &result));
+                .and_then(|()| crate::app::outputs::write_student_files(&out_dir, &result));
             if let Err(e) = saved {
                 failures.push(format!("{}: {e}", result.id));
             }
@@ -148,7 +167,7 @@ pub fn run(
     let all: Vec<SubmissionResult> =
         store.load_all().into_iter().filter(|r| entries.iter().any(|e| e.id == r.id)).collect();
     let report = RunReport { schema: crate::harness::model::SCHEMA_VERSION, suite: name.into(), submissions: all };
-    if let Err(e) = crate::app::grade::write_report_files(&out_dir, &report) {
+    if let Err(e) = crate::app::outputs::write_report_files(&out_dir, &report) {
         failures.push(format!("class files: {e}"));
     }
     for f in &failures {
@@ -156,7 +175,7 @@ pub fn run(
     }
     if cancel.load(Ordering::Relaxed) {
         let _ = writeln!(err, "referee grade {name}: cancelled; a re-run grades the students not yet saved");
-        return crate::app::grade::CANCELLED;
+        return crate::app::outputs::CANCELLED;
     }
     let _ = writeln!(
         out,
@@ -168,7 +187,7 @@ pub fn run(
     );
     for r in &report.submissions {
         let note = r.cases.iter().filter(|c| c.max_score > 0.0).map(|c| format!("{}: {}", c.name, c.status.label()));
-        let _ = writeln!(out, "{}", crate::app::grade::student_line(r, &note.collect::<Vec<_>>().join(", ")));
+        let _ = writeln!(out, "{}", crate::app::outputs::student_line(r, &note.collect::<Vec<_>>().join(", ")));
     }
     if !failures.is_empty() || report.submissions.iter().any(SubmissionResult::has_harness_error) {
         exit::INTERNAL

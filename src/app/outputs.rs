@@ -1,0 +1,56 @@
+//! The files every class run writes, whatever it grades (a suite, Mancala or Othello games) and however it was
+//! split (one run, or `--shard` runs put together by `referee merge`): per student the Gradescope `results.json`
+//! and the markdown feedback, per class the gradebook, JUnit and JSON report; and the summary line and progress
+//! bar the commands share. Kept apart from `grade` so the game graders and `merge` use them without importing
+//! the command that dispatches to them.
+
+use std::io::IsTerminal;
+use std::path::Path;
+
+use crate::harness::grade::class::{safe_name, write_atomic};
+use crate::harness::model::{RunReport, SubmissionResult};
+use crate::harness::render::{self, format_points, Format, RenderOptions};
+
+/// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
+pub const CANCELLED: u8 = 130;
+
+/// One student's line in a class run's summary: id, points, and `note`.
+pub fn student_line(r: &SubmissionResult, note: &str) -> String {
+    format!("  {:<24} {:>7} / {:<7} {note}", r.id, format_points(r.score), format_points(r.max_score))
+}
+
+/// Per student: Gradescope `results.json` and markdown feedback.
+pub fn write_student_files(out_dir: &Path, result: &SubmissionResult) -> std::io::Result<()> {
+    let name = safe_name(&result.id);
+    let options = RenderOptions::default();
+    let mut json = Vec::new();
+    render::gradescope::render_submission(result, &options, &mut json)?;
+    write_atomic(&out_dir.join("gradescope").join(&name).join("results.json"), &json)?;
+    let mut md = Vec::new();
+    render::markdown::render_submission(result, &options, &mut md)?;
+    write_atomic(&out_dir.join("feedback").join(format!("{name}.md")), &md)
+}
+
+/// The class-wide files of `report`: gradebook CSV, JUnit XML, the JSON report.
+pub fn write_report_files(out_dir: &Path, report: &RunReport) -> std::io::Result<()> {
+    let options = RenderOptions::default();
+    for (format, file) in [(Format::Csv, "gradebook.csv"), (Format::Junit, "junit.xml"), (Format::Json, "report.json")]
+    {
+        let mut bytes = Vec::new();
+        render::render(format, report, &options, &mut bytes)?;
+        write_atomic(&out_dir.join(file), &bytes)?;
+    }
+    Ok(())
+}
+
+/// A progress bar on stderr when it is a terminal (hidden otherwise, so logs stay clean).
+pub fn progress_bar(total: usize) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} students  {elapsed}  {msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
