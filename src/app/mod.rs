@@ -4,6 +4,7 @@
 pub mod arena;
 pub mod bench;
 mod bench_harness;
+mod bench_scale;
 pub mod check;
 pub mod gen;
 pub mod grade;

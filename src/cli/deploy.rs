@@ -49,7 +49,7 @@ pub enum GradescopeVisibility {
 #[command(after_help = "GRADE-ARGS are what follows `referee grade` in the command you use, minus the class and \
 output options (--dir, --submissions, --out, --format, -j, --fresh, --shard), which the autograder supplies: \
 `--suite S --build B --cmd C [limits] [--accept ...]` for a suite, `mancala [--stones ...] [--points P] ...` or \
-`othello [--games G] [--size 6] ...` for an agent. Put `--` before them when the first one starts with a dash.\n\
+`othello [--games G] [--size 6] ...` for an agent. A `--` before them is optional.\n\
 Examples:\n  referee gradescope bundle --out autograder.zip -- --suite builtin:takestones-stats-2019 --shell \\\n    \
 --build 'javac -d {dir} {dir}/*.java' --cmd 'java -cp {dir} TakeStones {args}'\n  referee gradescope bundle --out \
 othello.zip -- othello --games 2 --size 6 --time 2 --seed 7\n\

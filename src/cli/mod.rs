@@ -518,6 +518,9 @@ pub enum BenchTarget {
     Mancala,
     /// Othello's strong engine on 8x8: nodes per second and depth in --seconds, and exact endgame solving times.
     Othello,
+    /// The model of scale: per-student cost of a real Java Take-Stones class (--students, -j --jobs) and per-game
+    /// cost of Othello between Python agents, turned into times for 1,500 students and a 300-player tournament.
+    Scale,
 }
 
 /// Which Take-Stones board the benchmark runs on.
