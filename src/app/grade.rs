@@ -4,6 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::class_report::{progress_bar, write_report_files, write_student_files};
 use crate::cli::{exit, ColorChoice, GradeArgs};
 use crate::harness::grade::class::{discover, make_traversable, Store};
 use crate::harness::grade::{self, grade_submission, Cancelled, GradeConfig, PreparedSuite};
@@ -12,9 +13,9 @@ use crate::harness::render::{self, format_points, Format, RenderOptions};
 use crate::harness::runner::{sandbox, Limits, Sandbox, Template};
 use crate::harness::suite;
 
-use super::outputs::{progress_bar, write_report_files, write_student_files};
-pub use super::outputs::{student_line, CANCELLED};
 use super::shard::{self, Manifest, Shard};
+
+pub use super::class_report::{student_line, CANCELLED};
 
 /// Runs `referee grade`; returns the exit code (see `cli::exit`).
 pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use crate::app::arena::grading::games_file;
 use crate::app::arena::tournament::{finish, saved_game};
-use crate::app::outputs::{student_line, write_report_files, write_student_files};
+use crate::app::class_report::{student_line, write_report_files, write_student_files};
 use crate::app::shard::{Manifest, Shard};
 use crate::cli::{exit, MergeArgs};
 use crate::harness::grade::class::{safe_name, write_atomic, Store};

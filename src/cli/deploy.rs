@@ -76,12 +76,16 @@ pub struct BundleArgs {
     #[arg(long)]
     pub binary: Option<PathBuf>,
     /// The `referee grade` arguments of the assignment.
-    #[arg(value_name = "GRADE-ARGS", required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
+    #[arg(value_name = "GRADE-ARGS", required = true, num_args = 1.., trailing_var_arg = true)]
+    #[arg(allow_hyphen_values = true)]
     pub grade: Vec<String>,
 }
 
 /// `referee gradescope run`.
 #[derive(Debug, Clone, Args)]
+#[command(after_help = "Reads ROOT/source/config.json (written by `gradescope bundle`), grades ROOT/submission \
+and writes ROOT/results/results.json in Gradescope's format, also when grading fails (the result then says why).\n\
+Exit codes: 0 results.json written, 3 it could not be written.")]
 pub struct RunArgs {
     /// The autograder root (holding source/, submission/, results/); default $AUTOGRADER_ROOT or /autograder.
     #[arg(long)]

@@ -83,7 +83,8 @@ fn collect(root: &Path, dir: &Path, files: &mut BTreeMap<String, String>) {
         if path.is_dir() {
             collect(root, &path, files);
         } else if name != "shard.json" && name != "merged.json" {
-            files.insert(name.clone(), redact(&name, &temp_names(&fs::read_to_string(&path).unwrap())));
+            let content = move_times(&temp_names(&fs::read_to_string(&path).unwrap()));
+            files.insert(name.clone(), redact(&name, &content));
         }
     }
 }
@@ -105,6 +106,22 @@ fn temp_names(content: &str) -> String {
         rest = &tail[random..];
     }
     out.push_str(rest);
+    out
+}
+
+/// A game's move times as the feedback shows them (`  12 ms  `), which differ between any two runs.
+fn move_times(content: &str) -> String {
+    let mut out = String::new();
+    for (i, piece) in content.split(" ms  ").enumerate() {
+        if i > 0 {
+            out.push_str(" ms  ");
+        }
+        let digits = piece.len() - piece.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        out.push_str(&piece[..piece.len() - digits]);
+        if digits > 0 {
+            out.push('N');
+        }
+    }
     out
 }
 
@@ -130,11 +147,12 @@ fn redact(name: &str, content: &str) -> String {
     }
 }
 
-/// Removes the keys that hold timings or the id of the run.
+/// Removes the keys that hold timings or the id of the run (and a captured text's size, which counts a game's move
+/// times' digits; the text itself is compared).
 fn strip(value: &mut Value) {
     match value {
         Value::Object(map) => {
-            for key in ["elapsed_ms", "execution_time", "millis", "run"] {
+            for key in ["elapsed_ms", "execution_time", "millis", "run", "bytes"] {
                 map.remove(key);
             }
             map.values_mut().for_each(strip);
@@ -304,7 +322,11 @@ fn a_sharded_tournament_merges_into_the_unsharded_standings() {
         &class,
         "dd4444",
         2,
-        Some(("def select_move(board, color):\n", "MOVES = []\n\n\ndef select_move(board, color):\n    MOVES.append(1)\n    if len(MOVES) == 2:\n        raise ValueError('second move')\n")),
+        Some((
+            "def select_move(board, color):\n",
+            "MOVES = []\n\n\ndef select_move(board, color):\n    MOVES.append(1)\n    if len(MOVES) == 2:\n        \
+             raise ValueError('second move')\n",
+        )),
     );
     let python = crate::grade::python();
     let tournament = [
@@ -349,4 +371,48 @@ fn a_sharded_tournament_merges_into_the_unsharded_standings() {
     let refused = referee(&[&unseeded[..], &["--shard", "1/2"]].concat());
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--shard 1/2 needs --seed"));
+}
+
+#[test]
+fn a_sharded_othello_grading_merges_with_its_game_records() {
+    let tmp = tempfile::tempdir().unwrap();
+    let class = tmp.path().join("class");
+    othello_agent(&class, "aa1111", 1, None);
+    othello_agent(&class, "bb2222", 3, None);
+    othello_agent(
+        &class,
+        "cc3333",
+        2,
+        Some(("def select_move(board, color):\n", "def select_move(board, color):\n    return (9, 9)\n")),
+    );
+    let python = crate::grade::python();
+    let grade = [
+        "grade",
+        "othello",
+        "--size",
+        "4",
+        "--time",
+        "2",
+        "--games",
+        "1",
+        "--seed",
+        "5",
+        "--check-share",
+        "0",
+        "--python",
+        python.as_str(),
+        "-j",
+        "2",
+        "--submissions",
+        class.to_str().unwrap(),
+    ];
+    let whole = tmp.path().join("whole");
+    let out = referee(&[&grade[..], &["--out", whole.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", text(&out));
+    let expected = snapshot(&whole);
+    assert!(expected.contains_key("games/cc3333.json"));
+    let feedback = &expected["feedback/cc3333.md"];
+    assert!(feedback.contains("illegal move: 9 9 is off the 4x4 board"), "{feedback}");
+    let (_, merged) = sharded(tmp.path(), "g2", 2, &grade);
+    assert_same(&expected, &snapshot(&merged), "grade othello, N = 2");
 }

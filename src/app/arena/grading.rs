@@ -141,7 +141,7 @@ pub fn run(
     let cancel = crate::app::cancel_on_signals();
     let jobs = crate::app::jobs_or_cores(class.class.jobs);
     let slots = CpuSlots::new(jobs);
-    let progress = crate::app::outputs::progress_bar(todo.len());
+    let progress = crate::app::class_report::progress_bar(todo.len());
     let mut failures = Vec::new();
     let grader =
         Grader { slots: &slots, cancel: &cancel, run: class.seed.to_string(), fingerprint: class.fingerprint.clone() };
@@ -155,7 +155,7 @@ pub fn run(
                 .map_err(std::io::Error::other)
                 .and_then(|json| write_atomic(&games_file(&out_dir, &result.id), &json))
                 .and_then(|()| store.save(&result))
-                .and_then(|()| crate::app::outputs::write_student_files(&out_dir, &result));
+                .and_then(|()| crate::app::class_report::write_student_files(&out_dir, &result));
             if let Err(e) = saved {
                 failures.push(format!("{}: {e}", result.id));
             }
@@ -167,7 +167,7 @@ pub fn run(
     let all: Vec<SubmissionResult> =
         store.load_all().into_iter().filter(|r| entries.iter().any(|e| e.id == r.id)).collect();
     let report = RunReport { schema: crate::harness::model::SCHEMA_VERSION, suite: name.into(), submissions: all };
-    if let Err(e) = crate::app::outputs::write_report_files(&out_dir, &report) {
+    if let Err(e) = crate::app::class_report::write_report_files(&out_dir, &report) {
         failures.push(format!("class files: {e}"));
     }
     for f in &failures {
@@ -175,7 +175,7 @@ pub fn run(
     }
     if cancel.load(Ordering::Relaxed) {
         let _ = writeln!(err, "referee grade {name}: cancelled; a re-run grades the students not yet saved");
-        return crate::app::outputs::CANCELLED;
+        return crate::app::class_report::CANCELLED;
     }
     let _ = writeln!(
         out,
@@ -187,7 +187,7 @@ pub fn run(
     );
     for r in &report.submissions {
         let note = r.cases.iter().filter(|c| c.max_score > 0.0).map(|c| format!("{}: {}", c.name, c.status.label()));
-        let _ = writeln!(out, "{}", crate::app::outputs::student_line(r, &note.collect::<Vec<_>>().join(", ")));
+        let _ = writeln!(out, "{}", crate::app::class_report::student_line(r, &note.collect::<Vec<_>>().join(", ")));
     }
     if !failures.is_empty() || report.submissions.iter().any(SubmissionResult::has_harness_error) {
         exit::INTERNAL

@@ -127,7 +127,7 @@ pub fn run(
     let pairs = shard::select(&schedule, shard);
     let cancel = crate::app::cancel_on_signals();
     let slots = CpuSlots::new(jobs);
-    let progress = crate::app::outputs::progress_bar(pairs.len());
+    let progress = crate::app::class_report::progress_bar(pairs.len());
     let fingerprint = format!("{name} {} time={:?} seed={seed}", contest.describe(), arena.clock.per_move);
     let plan = TournamentPlan {
         ids: entrants.iter().map(|e| e.id.clone()).collect(),
@@ -189,7 +189,7 @@ pub fn run(
     }
     if cancel.load(Ordering::Relaxed) {
         let _ = writeln!(err, "referee tournament {name}: cancelled; a re-run plays only the missing games");
-        return crate::app::outputs::CANCELLED;
+        return crate::app::class_report::CANCELLED;
     }
     let played: Vec<GameRecord> = records.into_iter().flatten().collect();
     if let Some(s) = shard {

@@ -1,8 +1,7 @@
-//! The files every class run writes, whatever it grades (a suite, Mancala or Othello games) and however it was
-//! split (one run, or `--shard` runs put together by `referee merge`): per student the Gradescope `results.json`
-//! and the markdown feedback, per class the gradebook, JUnit and JSON report; and the summary line and progress
-//! bar the commands share. Kept apart from `grade` so the game graders and `merge` use them without importing
-//! the command that dispatches to them.
+//! What every class run writes and prints, whatever it grades (`grade --submissions`, `grade mancala`,
+//! `grade othello`, `tournament`): the per-student and class-wide result files, a student's summary line, the
+//! progress bar and the exit code after Ctrl-C. Kept apart from `app::grade` so the game graders use it without
+//! importing the command that dispatches to them.
 
 use std::io::IsTerminal;
 use std::path::Path;
@@ -43,8 +42,8 @@ pub fn write_report_files(out_dir: &Path, report: &RunReport) -> std::io::Result
     Ok(())
 }
 
-/// A progress bar on stderr when it is a terminal (hidden otherwise, so logs stay clean).
-pub fn progress_bar(total: usize) -> indicatif::ProgressBar {
+/// A progress bar on stderr when it is a terminal, hidden otherwise.
+pub(crate) fn progress_bar(total: usize) -> indicatif::ProgressBar {
     if !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
