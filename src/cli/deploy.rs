@@ -39,8 +39,10 @@ pub enum GradescopeVisibility {
     /// Never shown to the student.
     Hidden,
     /// Shown after the due date.
+    #[value(name = "after_due_date", alias = "after-due-date")]
     AfterDueDate,
     /// Shown once grades are published.
+    #[value(name = "after_published", alias = "after-published")]
     AfterPublished,
 }
 

@@ -14,10 +14,17 @@ use crate::variants::{materialize, python_wrong, CLASS};
 
 /// Writes a bundle made from `grade` (the `referee grade` arguments) and returns the zip.
 fn bundle(dir: &Path, name: &str, grade: &[&str]) -> PathBuf {
+    bundle_with(dir, name, &[], grade)
+}
+
+/// [`bundle`] with bundle `options` (`--points`, `--visibility`, ...).
+fn bundle_with(dir: &Path, name: &str, options: &[&str], grade: &[&str]) -> PathBuf {
     let zip = dir.join(format!("{name}.zip"));
     let out = Command::cargo_bin("referee")
         .unwrap()
-        .args(["gradescope", "bundle", "--out", zip.to_str().unwrap(), "--"])
+        .args(["gradescope", "bundle", "--out", zip.to_str().unwrap()])
+        .args(options)
+        .arg("--")
         .args(grade)
         .output()
         .unwrap();
@@ -202,7 +209,8 @@ fn a_python_bundle_ships_its_suite_folder_and_reports_a_grader_failure_as_such()
     let tmp = tempfile::tempdir().unwrap();
     let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/takestones/stats-2019");
     let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
-    let zip = bundle(tmp.path(), "python", &["--suite", suite.to_str().unwrap(), "--cmd", &cmd]);
+    let options = ["--points", "30", "--visibility", "after_due_date", "--stdout-visibility", "visible"];
+    let zip = bundle_with(tmp.path(), "python", &options, &["--suite", suite.to_str().unwrap(), "--cmd", &cmd]);
     let config: Value = {
         let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
         assert!(archive.by_name("suite/testcase.txt").is_ok() && archive.by_name("suite/output3.txt").is_ok());
@@ -213,9 +221,13 @@ fn a_python_bundle_ships_its_suite_folder_and_reports_a_grader_failure_as_such()
         fs::copy(fixture("submissions/python-stats/takestones.py"), dir.join("takestones.py")).unwrap();
     });
     assert_eq!(statuses(&correct), ["passed"; 3]);
+    // --points 30 scales the three 1-point cases to 10 points each; the visibilities are the bundle's.
+    assert_eq!((correct["score"].as_f64(), correct["tests"][0]["max_score"].as_f64()), (Some(30.0), Some(10.0)));
+    assert_eq!(correct["visibility"], "after_due_date");
+    assert_eq!(correct["stdout_visibility"], "visible");
     let buggy = autograde(&zip, &|dir| python_wrong("python-depth-off-by-one", dir));
     assert!(statuses(&buggy).contains(&"failed"), "{buggy}");
-    assert!(buggy["score"].as_f64().unwrap() < 3.0);
+    assert!(buggy["score"].as_f64().unwrap() < 30.0);
 
     // The grader's own failure (here: an interpreter that is not installed) is never the student's.
     let root = tempfile::tempdir().unwrap();
@@ -243,7 +255,7 @@ fn game_bundles_grade_a_mancala_player_and_an_othello_agent_with_a_leaderboard()
     let mancala = bundle(
         tmp.path(),
         "mancala",
-        &["mancala", "--time", "0.15", "--tolerance", "0.2", "--points", "10", "--seed", "3"],
+        &["mancala", "--stones", "2", "--time", "0.15", "--tolerance", "0.2", "--points", "10", "--seed", "3"],
     );
     let player = autograde(&mancala, &|dir| {
         fs::copy(fixture("mancala/goodPlayer.java"), dir.join("goodPlayer.java")).unwrap();
