@@ -14,6 +14,8 @@ use crate::harness::render::{self, format_points, Format, RenderOptions};
 use crate::harness::runner::{sandbox, Limits, Sandbox, Template};
 use crate::harness::suite;
 
+use super::shard::{self, Manifest, Shard};
+
 pub use super::class_report::{student_line, CANCELLED};
 
 /// Runs `referee grade`; returns the exit code (see `cli::exit`).
@@ -205,13 +207,16 @@ fn holds_code(dir: &Path) -> bool {
 }
 
 fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let entries = match discover(dir) {
-        Ok(entries) => entries,
+    let (shard, class) = match Shard::parse_option(args.shard.as_deref())
+        .and_then(|s| Ok((s, discover(dir).map_err(|e| e.to_string())?)))
+    {
+        Ok(found) => found,
         Err(e) => {
             let _ = writeln!(err, "referee grade: {e}");
             return exit::USAGE;
         }
     };
+    let entries = shard::select(&class, shard);
     let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
     let store = match Store::open(&out_dir) {
         Ok(store) => store,
@@ -223,6 +228,20 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     if args.fresh {
         let _ = std::fs::remove_dir_all(out_dir.join("results"));
         let _ = std::fs::create_dir_all(out_dir.join("results"));
+    }
+    let recorded = Manifest::record(shard, &out_dir, |s| Manifest {
+        schema: shard::MANIFEST_SCHEMA,
+        command: "grade".into(),
+        fingerprint: grade::fingerprint(&setup.suite, &setup.config),
+        shard: s.index,
+        of: s.count,
+        suite: setup.suite.suite.name.clone(),
+        units: class.iter().map(|e| e.id.clone()).collect(),
+        tournament: None,
+    });
+    if let Err(e) = recorded {
+        let _ = writeln!(err, "referee grade: {}: {e}", out_dir.display());
+        return exit::INTERNAL;
     }
     sandbox::become_subreaper();
     let jobs = super::jobs_or_cores(args.jobs);
@@ -265,9 +284,10 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     let all: Vec<SubmissionResult> =
         store.load_all().into_iter().filter(|r| entries.iter().any(|e| e.id == r.id)).collect();
     let _ = write_class_files(&out_dir, setup, &store);
+    let part = shard.map(|s| format!(" (shard {} of {} students)", s.label(), class.len())).unwrap_or_default();
     let _ = writeln!(
         out,
-        "graded {} student(s), {} already graded earlier; results in {}",
+        "graded {} student(s), {} already graded earlier{part}; results in {}",
         summary.graded,
         summary.skipped,
         out_dir.display()

@@ -4,14 +4,18 @@
 pub mod arena;
 pub mod bench;
 mod bench_harness;
+mod bench_scale;
 pub mod check;
 pub mod class_report;
 pub mod gen;
 pub mod grade;
+pub mod gradescope;
 pub mod keys;
 pub mod mancala;
+pub mod merge;
 pub mod othello;
 pub mod progress;
+pub mod shard;
 pub mod takestones;
 pub mod verify;
 

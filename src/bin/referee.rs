@@ -50,6 +50,8 @@ fn main() -> ExitCode {
             Command::Mdp(args) => app::keys::mdp::run(args, &mut out, &mut err),
             Command::Tree(args) => app::keys::tree::run(args, &mut out, &mut err),
             Command::Hillclimb(args) => app::keys::hillclimb::run(args, &mut out, &mut err),
+            Command::Merge(args) => app::merge::run(args, &mut out, &mut err),
+            Command::Gradescope(command) => app::gradescope::run(command, &mut out, &mut err),
         };
         let _ = out.flush();
         code

@@ -1,11 +1,13 @@
 //! Command-line definitions (clap) for the two binaries. Only definitions: what each command does lives in
 //! [`crate::app`], so tests call the same code without a process.
 
+mod deploy;
 pub mod exit;
 pub mod keys_solvers;
 mod keys_tree;
 mod othello;
 
+pub use deploy::{BundleArgs, GradescopeCommand, GradescopeVisibility, MergeArgs, RunArgs};
 pub use keys_solvers::{CspArgs, MdpArgs};
 pub use keys_tree::{HillclimbArgs, TreeArgs};
 pub use othello::{OthelloGradeArgs, OthelloMatchArgs, OthelloOptions, OthelloRules, OthelloTournamentArgs};
@@ -98,6 +100,11 @@ pub enum Command {
     Tree(TreeArgs),
     /// Answer key of hill-climbing on a tour (swap two locations): every step's neighbours until a local minimum.
     Hillclimb(HillclimbArgs),
+    /// Put the --out folders of a `--shard` run's parts together into one, as one unsharded run would have written.
+    Merge(MergeArgs),
+    /// Gradescope: `gradescope bundle` makes an autograder.zip from the grade command you already use.
+    #[command(subcommand)]
+    Gradescope(GradescopeCommand),
 }
 
 /// `referee match GAME`.
@@ -243,6 +250,10 @@ pub struct ClassArgs {
     /// Games at once (each pinned to its own core; default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+    /// Run only part K of N (`--shard 2/10`): students dealt round-robin by sorted id; each part writes its own
+    /// --out, and `referee merge` puts them together.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
 }
 
 /// `referee grade mancala`.
@@ -298,6 +309,10 @@ pub struct TournamentArgs {
     /// Games at once (each pinned to its own core; default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+    /// Run only part K of N (`--shard 2/10`): the games dealt round-robin in schedule order; each part writes its own
+    /// --out (needs --seed), and `referee merge` puts them together.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
 }
 
 /// When to color terminal output.
@@ -347,6 +362,10 @@ pub struct GradeArgs {
     /// Re-grade every student, ignoring results of earlier runs in --out.
     #[arg(long, requires = "submissions")]
     pub fresh: bool,
+    /// Run only part K of N (`--shard 2/10`): students dealt round-robin by sorted id; each part writes its own
+    /// --out, and `referee merge` puts them together.
+    #[arg(long, requires = "submissions", value_name = "K/N")]
+    pub shard: Option<String>,
     /// Runs at once (students for a class, cases for one submission); default: all cores.
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
@@ -533,6 +552,9 @@ pub enum BenchTarget {
     Mancala,
     /// Othello's strong engine on 8x8: nodes per second and depth in --seconds, and exact endgame solving times.
     Othello,
+    /// The model of scale: per-student cost of a real Java Take-Stones class (--students, -j --jobs) and per-game
+    /// cost of Othello between Python agents, turned into times for 1,500 students and a 300-player tournament.
+    Scale,
 }
 
 /// Which Take-Stones board the benchmark runs on.

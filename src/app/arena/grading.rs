@@ -7,6 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::app::shard::{self, Manifest, Shard};
 use crate::cli::{exit, ClassArgs};
 use crate::harness::grade::class::{discover, safe_name, write_atomic, Entry, Store};
 use crate::harness::grade::for_each_parallel;
@@ -105,10 +106,15 @@ pub fn run(
         let _ = writeln!(err, "referee grade {name}: {message}");
         code
     };
-    let entries = match discover(&class.class.submissions) {
+    let shard = match Shard::parse_option(class.class.shard.as_deref()) {
+        Ok(s) => s,
+        Err(e) => return fail(err, exit::USAGE, e),
+    };
+    let everyone = match discover(&class.class.submissions) {
         Ok(e) => e,
         Err(e) => return fail(err, exit::USAGE, e.to_string()),
     };
+    let entries = shard::select(&everyone, shard);
     let out_dir = class.class.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
     let store = match Store::open(&out_dir) {
         Ok(s) => s,
@@ -117,6 +123,19 @@ pub fn run(
     if class.class.fresh {
         let _ = std::fs::remove_dir_all(out_dir.join("results"));
         let _ = std::fs::create_dir_all(out_dir.join("results"));
+    }
+    let recorded = Manifest::record(shard, &out_dir, |s| Manifest {
+        schema: shard::MANIFEST_SCHEMA,
+        command: format!("grade {name}"),
+        fingerprint: class.fingerprint.clone(),
+        shard: s.index,
+        of: s.count,
+        suite: name.into(),
+        units: everyone.iter().map(|e| e.id.clone()).collect(),
+        tournament: None,
+    });
+    if let Err(e) = recorded {
+        return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display()));
     }
     let plan = plan(&entries, &store, &class.fingerprint);
     sandbox::become_subreaper();

@@ -10,6 +10,7 @@ use std::sync::atomic::Ordering;
 
 use serde::Serialize;
 
+use crate::app::shard::{self, Manifest, Shard, TournamentPlan};
 use crate::cli::{exit, TournamentArgs};
 use crate::harness::grade::class::{discover, safe_name, write_atomic};
 use crate::harness::grade::for_each_parallel;
@@ -68,6 +69,10 @@ pub fn run(
         let _ = writeln!(err, "referee tournament {name}: {message}");
         code
     };
+    let shard = match Shard::parse_option(args.shard.as_deref()) {
+        Ok(s) => s,
+        Err(e) => return fail(err, exit::USAGE, e),
+    };
     let entries = match discover(&args.submissions) {
         Ok(e) => e,
         Err(e) => return fail(err, exit::USAGE, e.to_string()),
@@ -117,13 +122,34 @@ pub fn run(
         return fail(err, exit::USAGE, format!("{} agent(s) can play; a tournament needs 2", entrants.len()));
     }
 
-    let pairs: Vec<(usize, usize)> =
+    let schedule: Vec<(usize, usize)> =
         (0..entrants.len()).flat_map(|i| (0..entrants.len()).filter(move |&j| j != i).map(move |j| (i, j))).collect();
+    let pairs = shard::select(&schedule, shard);
     let cancel = crate::app::cancel_on_signals();
     let slots = CpuSlots::new(jobs);
     let progress = crate::app::progress::Progress::on_stderr(pairs.len(), "playing", "games");
-    let game_name = |&(i, j): &(usize, usize)| format!("{} vs {}", entrants[i].id, entrants[j].id);
+    let pairing = |&(i, j): &(usize, usize)| format!("{} vs {}", entrants[i].id, entrants[j].id);
     let fingerprint = format!("{name} {} time={:?} seed={seed}", contest.describe(), arena.clock.per_move);
+    let plan = TournamentPlan {
+        ids: entrants.iter().map(|e| e.id.clone()).collect(),
+        students: entrants.iter().map(|e| e.student).collect(),
+        excluded,
+        title: format!("{} tournament", capitalized(name)),
+        settings: format!("{}, {} s per move, seed {seed}", contest.describe(), arena.clock.per_move.as_secs_f64()),
+    };
+    let recorded = Manifest::record(shard, &out_dir, |s| Manifest {
+        schema: shard::MANIFEST_SCHEMA,
+        command: format!("tournament {name}"),
+        fingerprint: fingerprint.clone(),
+        shard: s.index,
+        of: s.count,
+        suite: name.into(),
+        units: schedule.iter().map(|&(i, j)| game_name(&plan.ids[i], &plan.ids[j])).collect(),
+        tournament: Some(plan.clone()),
+    });
+    if let Err(e) = recorded {
+        return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display()));
+    }
     let mut records: Vec<Option<GameRecord>> = vec![None; pairs.len()];
     let mut failures = Vec::new();
     for_each_parallel(
@@ -138,7 +164,7 @@ pub fn run(
                 return None;
             }
             let slot = slots.take();
-            progress.start(&game_name(&(i, j)));
+            progress.start(&pairing(&(i, j)));
             let dir = arena.game_dir(&format!("{}-vs-{}", safe_name(&entrants[i].id), safe_name(&entrants[j].id)));
             let seats = [&entrants[i].prepared, &entrants[j].prepared];
             let mut record = match contest.play(seats, &arena.clock, &dir, slot.pin(), &mut |_| {}) {
@@ -163,7 +189,7 @@ pub fn run(
                 }
                 None => "not played".to_string(),
             };
-            progress.finish(&game_name(&pairs[k]), &outcome);
+            progress.finish(&pairing(&pairs[k]), &outcome);
         },
     );
     progress.close();
@@ -175,24 +201,44 @@ pub fn run(
         return crate::app::class_report::CANCELLED;
     }
     let played: Vec<GameRecord> = records.into_iter().flatten().collect();
-    let ids: Vec<String> = entrants.iter().map(|e| e.id.clone()).collect();
-    let students: Vec<bool> = entrants.iter().map(|e| e.student).collect();
-    let table = standings(&ids, &students, &played);
-    let title = format!("{} tournament", capitalized(name));
-    let settings = format!("{}, {} s per move, seed {seed}", contest.describe(), arena.clock.per_move.as_secs_f64());
-    let text = render_table(&table, &excluded, &title, &settings, played.len());
-    let _ = write!(out, "{text}");
-    let written = write_atomic(&out_dir.join("standings.md"), text.as_bytes())
-        .and_then(|()| write_atomic(&out_dir.join("standings.csv"), csv(&table).as_bytes()))
-        .and_then(|()| write_leaderboard(&out_dir, &table, &students_by_id(&ids, &students)));
-    if let Err(e) = written {
-        return fail(err, exit::INTERNAL, format!("cannot write results in {}: {e}", out_dir.display()));
+    if let Some(s) = shard {
+        let _ = writeln!(
+            out,
+            "shard {} of the {name} tournament: {} of its {} games played or saved, {} games in all; put the \
+             shards together with `referee merge`",
+            s.label(),
+            played.len(),
+            pairs.len(),
+            schedule.len()
+        );
+    } else if let Err(e) = finish(&out_dir, &plan, &played, out) {
+        return fail(err, exit::INTERNAL, e);
     }
     if failures.is_empty() {
         exit::SUCCESS
     } else {
         exit::INTERNAL
     }
+}
+
+/// The table of `plan`'s entrants from `played` (every game of the tournament): prints it, and writes
+/// `standings.md`, `standings.csv` and the Gradescope leaderboard files into `out_dir`.
+///
+/// # Errors
+/// A message naming the folder when a file cannot be written.
+pub fn finish(out_dir: &Path, plan: &TournamentPlan, played: &[GameRecord], out: &mut dyn Write) -> Result<(), String> {
+    let table = standings(&plan.ids, &plan.students, played);
+    let text = render_table(&table, &plan.excluded, &plan.title, &plan.settings, played.len());
+    let _ = write!(out, "{text}");
+    write_atomic(&out_dir.join("standings.md"), text.as_bytes())
+        .and_then(|()| write_atomic(&out_dir.join("standings.csv"), csv(&table).as_bytes()))
+        .and_then(|()| write_leaderboard(out_dir, &table, &students_by_id(&plan.ids, &plan.students)))
+        .map_err(|e| format!("cannot write results in {}: {e}", out_dir.display()))
+}
+
+/// The saved game `name` (see [`game_name`]) of a tournament folder, when it was played under `fingerprint`.
+pub fn saved_game(out_dir: &Path, name: &str, fingerprint: &str) -> Option<GameRecord> {
+    load_game(&out_dir.join("games").join(format!("{name}.json")), fingerprint).and_then(Result::ok)
 }
 
 fn first_line(text: &str) -> &str {
@@ -219,7 +265,12 @@ impl SavedGame {
 }
 
 fn game_file(out: &Path, a: &str, b: &str) -> PathBuf {
-    out.join("games").join(format!("{}__{}.json", safe_name(a), safe_name(b)))
+    out.join("games").join(format!("{}.json", game_name(a, b)))
+}
+
+/// The name of the game `a` (first seat) against `b`: its file under `games/` without `.json`.
+pub fn game_name(a: &str, b: &str) -> String {
+    format!("{}__{}", safe_name(a), safe_name(b))
 }
 
 fn load_game(path: &Path, fingerprint: &str) -> Option<Result<GameRecord, String>> {

@@ -25,6 +25,10 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     if args.stones.is_empty() || !(args.points.is_finite() && args.points >= 0.0) {
         return fail(err, exit::USAGE, "--stones needs a value and --points a number >= 0".into());
     }
+    let sharded = crate::app::shard::Shard::parse_option(args.class.shard.as_deref());
+    if let Err(e) = sharded.and_then(|s| crate::app::shard::require_seed(s, args.arena.seed)) {
+        return fail(err, exit::USAGE, e);
+    }
     let seed = crate::app::seed_or_now(args.arena.seed);
     let arena = match Arena::new(&args.arena, seed, "mancala") {
         Ok(a) => a,

@@ -21,6 +21,11 @@ pub fn run(args: &MancalaMatchArgs, out: &mut dyn Write, err: &mut dyn Write) ->
 
 /// Runs `referee tournament mancala`; returns the exit code.
 pub fn tournament(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let sharded = crate::app::shard::Shard::parse_option(args.common.shard.as_deref());
+    if let Err(e) = sharded.and_then(|s| crate::app::shard::require_seed(s, args.arena.seed)) {
+        let _ = writeln!(err, "referee tournament mancala: {e}");
+        return exit::USAGE;
+    }
     let seed = crate::app::seed_or_now(args.arena.seed);
     match Arena::new(&args.arena, seed, "mancala") {
         Ok(arena) => arena::tournament::run(&super::contest(args.stones), &BUILTINS, &args.common, &arena, out, err),

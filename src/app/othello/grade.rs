@@ -40,6 +40,10 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         Ok(t) => t,
         Err(e) => return fail(err, exit::USAGE, e),
     };
+    let sharded = crate::app::shard::Shard::parse_option(args.class.shard.as_deref());
+    if let Err(e) = sharded.and_then(|s| crate::app::shard::require_seed(s, args.arena.seed)) {
+        return fail(err, exit::USAGE, e);
+    }
     let (contest, arena) = match super::arena(&args.othello, &args.arena) {
         Ok(built) => built,
         Err(e) => return fail(err, exit::USAGE, e),

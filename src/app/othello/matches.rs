@@ -20,6 +20,11 @@ pub fn run(args: &OthelloMatchArgs, out: &mut dyn Write, err: &mut dyn Write) ->
 
 /// Runs `referee tournament othello`; returns the exit code.
 pub fn tournament(args: &OthelloTournamentArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let sharded = crate::app::shard::Shard::parse_option(args.common.shard.as_deref());
+    if let Err(e) = sharded.and_then(|s| crate::app::shard::require_seed(s, args.arena.seed)) {
+        let _ = writeln!(err, "referee tournament othello: {e}");
+        return exit::USAGE;
+    }
     match super::arena(&args.othello, &args.arena) {
         Ok((contest, arena)) => arena::tournament::run(&contest, &BUILTINS, &args.common, &arena, out, err),
         Err(e) => {

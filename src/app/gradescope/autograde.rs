@@ -1,0 +1,187 @@
+//! `referee gradescope run`: what a bundle's `run_autograder` calls for each submission. It grades
+//! `ROOT/submission` with the arguments in `ROOT/source/config.json` through the ordinary `grade` code (so the
+//! submission runs in its sandbox exactly as in a class run) and writes `ROOT/results/results.json` in
+//! Gradescope's format. Whatever happens, a valid file is written: a build error is the student's result with the
+//! compiler's message, and anything that stops grading itself becomes a result that says so and asks the student
+//! to tell the course staff.
+//!
+//! # Format
+//!
+//! The harness's Gradescope rendering (`harness::render::gradescope`) plus what only the autograder knows:
+//! `number` on every test ("1", "2", ... in suite order), `stdout_visibility`, the optional submission-wide
+//! `visibility`, `execution_time` (whole seconds of this run), scores scaled to `--points` when the bundle
+//! says so, and for game assignments a `leaderboard` (score and games won).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Parser;
+use serde_json::{json, Value};
+
+use super::bundle::{Config, Kind, CONFIG, SOURCE};
+use crate::cli::{exit, Command, RefereeCli, RunArgs};
+use crate::harness::grade::class::write_atomic;
+use crate::harness::model::{RunReport, Status, SubmissionResult};
+use crate::harness::render::{self, RenderOptions};
+
+/// The id a game assignment's single student gets inside the class folder the autograder makes.
+const STUDENT: &str = "student";
+
+/// Runs `referee gradescope run`; returns 0 when results.json was written, 3 when it could not be.
+pub fn run(args: &RunArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let root = args
+        .root
+        .clone()
+        .or_else(|| std::env::var_os("AUTOGRADER_ROOT").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("/autograder"));
+    let started = Instant::now();
+    let config = read_config(&root);
+    let graded = config.as_ref().map_err(Clone::clone).and_then(|c| grade(&root, c, err));
+    let mut results = match graded {
+        Ok(results) => results,
+        Err(message) => harness_error(&message),
+    };
+    let stdout_visibility = config.as_ref().map_or("hidden", |c| c.stdout_visibility.as_str());
+    results["stdout_visibility"] = json!(stdout_visibility);
+    if let Some(visibility) = config.as_ref().ok().and_then(|c| c.visibility.clone()) {
+        results["visibility"] = json!(visibility);
+    }
+    results["execution_time"] = json!(started.elapsed().as_secs_f64().round() as u64);
+    let path = root.join("results").join("results.json");
+    let written = serde_json::to_vec_pretty(&results).map_err(std::io::Error::other).and_then(|mut bytes| {
+        bytes.push(b'\n');
+        write_atomic(&path, &bytes)
+    });
+    match written {
+        Ok(()) => {
+            let _ = writeln!(out, "score {} written to {}", results["score"], path.display());
+            exit::SUCCESS
+        }
+        Err(e) => {
+            let _ = writeln!(err, "referee gradescope run: {}: {e}", path.display());
+            exit::INTERNAL
+        }
+    }
+}
+
+fn read_config(root: &Path) -> Result<Config, String> {
+    let path = root.join("source").join(CONFIG);
+    let bytes = std::fs::read(&path).map_err(|e| format!("the autograder's {} cannot be read: {e}", path.display()))?;
+    serde_json::from_slice(&bytes).map_err(|e| format!("the autograder's {} is not valid: {e}", path.display()))
+}
+
+/// A result for a submission the grader could not grade, with the reason.
+pub fn harness_error(message: &str) -> Value {
+    let text = format!(
+        "The autograder could not grade this submission: {message}\n\nThis is not a fault in your submission; please \
+         tell the course staff (they can see the details in the autograder output)."
+    );
+    json!({
+        "score": 0.0,
+        "output": text,
+        "tests": [{
+            "name": "autograder",
+            "number": "1",
+            "score": 0.0,
+            "max_score": 0.0,
+            "status": "failed",
+            "output": format!("harness error: {message}"),
+            "visibility": "visible",
+        }],
+    })
+}
+
+/// Grades the submission; `Err` is a message for [`harness_error`].
+fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, String> {
+    let submission = root.join("submission");
+    if !submission.is_dir() {
+        return Err(format!("there is no submission folder at {}", submission.display()));
+    }
+    let source = root.join("source").display().to_string();
+    let mut argv: Vec<String> = vec!["referee".into(), "grade".into()];
+    argv.extend(config.grade.iter().map(|a| a.replace(SOURCE, &source)));
+    let scratch = tempfile::Builder::new()
+        .prefix("referee-gradescope-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a scratch folder: {e}"))?;
+    let class_out = scratch.path().join("out");
+    match config.kind {
+        Kind::Suite => {
+            argv.extend(["--dir".into(), submission.display().to_string(), "--format".into(), "json".into()]);
+            argv.extend(["--color".into(), "never".into()]);
+        }
+        Kind::Mancala | Kind::Othello => {
+            let class = scratch.path().join("class");
+            std::fs::create_dir_all(&class).map_err(|e| format!("{}: {e}", class.display()))?;
+            std::os::unix::fs::symlink(&submission, class.join(STUDENT))
+                .map_err(|e| format!("{}: {e}", class.display()))?;
+            argv.extend(["--submissions".into(), class.display().to_string()]);
+            argv.extend(["--out".into(), class_out.display().to_string()]);
+        }
+    }
+    let cli = RefereeCli::try_parse_from(&argv).map_err(|e| {
+        format!("the autograder's grade arguments are invalid: {}", crate::app::clap_failure("grade", &e).0)
+    })?;
+    let Command::Grade(args) = &cli.command else {
+        return Err("invariant: the arguments parse as `grade`".into());
+    };
+    let mut stdout = Vec::new();
+    let mut stderr = Vec::new();
+    let code = crate::app::grade::run(args, &mut stdout, &mut stderr);
+    // The grader's own log goes to run_autograder's output (the staff's view).
+    let _ = err.write_all(&stderr);
+    let problem = || {
+        let text = String::from_utf8_lossy(&stderr);
+        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message").to_string();
+        format!("`referee grade` ended with exit code {code}: {first}")
+    };
+    let result: SubmissionResult = match config.kind {
+        Kind::Suite => {
+            let report: RunReport = serde_json::from_slice(&stdout).map_err(|_| problem())?;
+            report.submissions.into_iter().next().ok_or_else(problem)?
+        }
+        Kind::Mancala | Kind::Othello => {
+            let path = class_out.join("results").join(format!("{STUDENT}.json"));
+            let bytes = std::fs::read(&path).map_err(|_| problem())?;
+            serde_json::from_slice(&bytes).map_err(|_| problem())?
+        }
+    };
+    let _ = writeln!(err, "{}", String::from_utf8_lossy(&stdout).lines().next().unwrap_or_default());
+    results_json(&result, config)
+}
+
+/// The Gradescope object of `result`, completed as the module docs say.
+fn results_json(result: &SubmissionResult, config: &Config) -> Result<Value, String> {
+    let mut bytes = Vec::new();
+    render::gradescope::render_submission(result, &RenderOptions { color: false, redact: true }, &mut bytes)
+        .map_err(|e| format!("cannot render the result: {e}"))?;
+    let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| format!("cannot render the result: {e}"))?;
+    let scale = match config.points {
+        Some(points) if result.max_score > 0.0 => points / result.max_score,
+        _ => 1.0,
+    };
+    if let Some(tests) = value["tests"].as_array_mut() {
+        for (i, test) in tests.iter_mut().enumerate() {
+            test["number"] = json!((i + 1).to_string());
+            for key in ["score", "max_score"] {
+                if let Some(x) = test[key].as_f64() {
+                    test[key] = json!(x * scale);
+                }
+            }
+        }
+    }
+    value["score"] = json!(result.score * scale);
+    if config.kind != Kind::Suite {
+        let won = result
+            .cases
+            .iter()
+            .filter(|c| c.max_score == 0.0 && c.status == Status::Passed && c.name.starts_with("vs "))
+            .count();
+        value["leaderboard"] = json!([
+            {"name": "Score", "value": result.score},
+            {"name": "Games won", "value": won},
+        ]);
+    }
+    Ok(value)
+}
