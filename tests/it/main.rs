@@ -18,6 +18,7 @@ mod official;
 mod oracle;
 mod othello;
 mod othello_agents;
+mod othello_causes;
 mod othello_check;
 mod othello_referee;
 mod othello_shared;
