@@ -12,6 +12,7 @@ mod keys_csp;
 mod keys_hillclimb;
 mod keys_mdp;
 mod keys_tree;
+mod locate;
 mod mancala;
 mod mancala_agents;
 mod official;

@@ -3,7 +3,7 @@
 //! no other, the functions it leaves right carry none, and a correct module gets no cause at all.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use referee::harness::cause::CauseKind;
 use referee::referee::othello::conformance::function::Function;
@@ -27,7 +27,7 @@ fn mutant(base: &str, name: &str, swaps: &[(&str, &str)], tail: &str) -> PathBuf
     dir.join(name)
 }
 
-fn checked(path: &PathBuf) -> Report {
+fn checked(path: &Path) -> Report {
     run(path, &Options { python: PYTHON.into(), seed: 5, cases: 12, ..Options::default() }).unwrap()
 }
 

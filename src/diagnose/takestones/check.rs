@@ -3,6 +3,9 @@
 
 use super::diagnosis::{diagnose, Diagnosis, Observation};
 use super::generate::{position, Rng, Shape};
+use super::locate::{locate, Located};
+use super::mutant::MutantSolver;
+use super::variant::Variant;
 use super::shrink::shrink;
 use crate::game::takestones::Position;
 use crate::harness::compare::first_difference;
@@ -47,8 +50,10 @@ pub struct Divergence {
     pub expected: String,
     /// What the submission did on the shrunk case.
     pub actual: Ran,
-    /// Which known variant explains it.
+    /// Which known variant explains it (explanations the passed cases rule out are dropped).
     pub diagnosis: Diagnosis,
+    /// When no known variant does: the components probing located the difference to.
+    pub located: Vec<Located>,
 }
 
 /// The whole check.
@@ -98,6 +103,7 @@ pub fn check(config: &CheckConfig, mut submission: impl FnMut(&Position, u32) ->
     .filter(|c| matches!(c.expected, Expected::Text(_)))
     .filter_map(|c| parse_numbers(&c.args).ok().map(|(p, d)| (format!("official {}", c.name), p, d)))
     .collect();
+    let mut passes: Vec<Observation> = Vec::new();
     let mut rng = Rng::new(config.seed);
     let random = (0..config.cases).map(|i| {
         let (p, d) = position(&mut rng, &config.shape);
@@ -107,6 +113,11 @@ pub fn check(config: &CheckConfig, mut submission: impl FnMut(&Position, u32) ->
         let ran = submission(&p, d);
         match judge(&ran, &p, d, config.edition) {
             Ok(reading) => {
+                if let Ran::Printed(printed) = &ran {
+                    if passes.len() < MAX_PASSES && p.n() <= MAX_PASS_STONES {
+                        passes.push(Observation { position: p.clone(), depth: d, printed: printed.clone() });
+                    }
+                }
                 if found_at.starts_with("official") {
                     report.official += 1;
                 } else {
@@ -117,7 +128,12 @@ pub fn check(config: &CheckConfig, mut submission: impl FnMut(&Position, u32) ->
                 }
             }
             Err(()) => {
-                report.divergence = Some(investigate(config, found_at, p, d, ran, &mut submission));
+                let mut divergence = investigate(config, found_at, p, d, ran, &mut submission);
+                divergence.diagnosis = verify(config, divergence.diagnosis, passes, &mut submission);
+                if divergence.diagnosis == Diagnosis::Unknown {
+                    divergence.located = locate(config.edition, &mut submission);
+                }
+                report.divergence = Some(divergence);
                 return report;
             }
         }
@@ -161,5 +177,56 @@ fn investigate(
         .collect();
     let diagnosis = if observations.is_empty() { Diagnosis::Unknown } else { diagnose(edition, &observations) };
     let expected = accepted(&sp, sd, edition).and_then(|o| o.into_iter().next()).map(|(t, _)| t).unwrap_or_default();
-    Divergence { found_at, original: (p, d), shrunk: (sp, sd), expected, actual, diagnosis }
+    Divergence { found_at, original: (p, d), shrunk: (sp, sd), expected, actual, diagnosis, located: Vec::new() }
+}
+
+/// Passed cases kept to test explanations against (a bug must not predict a difference where there was none).
+const MAX_PASSES: usize = 60;
+
+/// Passed cases larger than this are not kept (the mutant solver replays them).
+const MAX_PASS_STONES: u32 = 40;
+
+/// Fresh positions an explanation must also reproduce before it is trusted.
+const VERIFY: usize = 12;
+
+/// The diagnosis without the explanations that mispredict the submission elsewhere: on the cases it passed and on
+/// [`VERIFY`] fresh positions (with any accepted reading added). A bug that shows only on some positions (max depth
+/// wrong only at end-of-game nodes) is then not mistaken for the catalog variant that shows on all of them.
+fn verify(
+    config: &CheckConfig,
+    diagnosis: Diagnosis,
+    mut seen: Vec<Observation>,
+    submission: &mut impl FnMut(&Position, u32) -> Ran,
+) -> Diagnosis {
+    let Diagnosis::Explained(sets) = diagnosis else { return diagnosis };
+    let mut rng = Rng::new(config.seed ^ 0x7e57_ab1e);
+    for _ in 0..VERIFY {
+        let (p, d) = position(&mut rng, &config.shape);
+        if p.n() > MAX_PASS_STONES || accepted(&p, d, config.edition).is_none() {
+            continue;
+        }
+        if let Ran::Printed(printed) = submission(&p, d) {
+            seen.push(Observation { position: p, depth: d, printed });
+        }
+    }
+    let readings = [Variant::CompositeLegalOnly, Variant::HalfEven, Variant::NegativeZero];
+    let kept: Vec<Vec<Variant>> = sets
+        .into_iter()
+        .filter(|set| {
+            seen.iter().all(|o| {
+                (0..1u32 << readings.len()).any(|mask| {
+                    let mut with = set.clone();
+                    with.extend(readings.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, v)| *v));
+                    MutantSolver::new(config.edition, &with)
+                        .output(&o.position, o.depth)
+                        .is_none_or(|out| first_difference(&out, &o.printed).is_none())
+                })
+            })
+        })
+        .collect();
+    if kept.is_empty() {
+        Diagnosis::Unknown
+    } else {
+        Diagnosis::Explained(kept)
+    }
 }
