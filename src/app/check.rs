@@ -159,9 +159,11 @@ fn print_divergence(d: &Divergence, template: &Template, dir: &Path, out: &mut d
     };
     for (i, line) in d.diagnosis.describe().lines().enumerate() {
         let _ = writeln!(out, "{}{line}", if i == 0 { format!("{label}: ") } else { " ".repeat(label.len() + 2) });
-    }    for located in &d.located {
+    }
+    for located in &d.located {
         let (program, argv) = template.expand(dir, &case_args(&located.position, located.depth));
-        let words: Vec<String> = std::iter::once(program).chain(argv).map(|w| w.to_string_lossy().into_owned()).collect();
+        let words: Vec<String> =
+            std::iter::once(program).chain(argv).map(|w| w.to_string_lossy().into_owned()).collect();
         let command = shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "));
         let _ = writeln!(out, "cause: {}", located.cause.headline());
         for line in located.cause.evidence.iter().chain([&format!("reproduce: {command}")]) {

@@ -40,7 +40,8 @@ fn assert_located(changes: &[Change], source: &str, edition: &str, name: &str, s
     let words = shlex::split(command).unwrap();
     assert!(words[1].starts_with(dir.path().to_str().unwrap()), "{command}");
     let theirs = std::process::Command::new(&words[0]).args(&words[1..]).output().unwrap();
-    let ours = Command::cargo_bin("takestones").unwrap().args(["--edition", edition]).args(&words[2..]).output().unwrap();
+    let ours =
+        Command::cargo_bin("takestones").unwrap().args(["--edition", edition]).args(&words[2..]).output().unwrap();
     assert_ne!(theirs.stdout, ours.stdout, "{command} shows no difference");
 }
 

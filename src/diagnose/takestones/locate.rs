@@ -195,11 +195,9 @@ fn contrast(printed: &str, expected: &str) -> String {
     let first = expected.lines().zip(printed.lines()).find(|(e, p)| e != p);
     match first {
         Some((e, p)) => format!("you print `{p}` where the spec gives `{e}`"),
-        None => format!(
-            "you print {} line(s) where the spec gives {}",
-            printed.lines().count(),
-            expected.lines().count()
-        ),
+        None => {
+            format!("you print {} line(s) where the spec gives {}", printed.lines().count(), expected.lines().count())
+        }
     }
 }
 
@@ -218,18 +216,26 @@ fn reason(probe: &EvalProbe) -> String {
         Kind::Terminal => format!("{side} is to move with no legal move and loses"),
         Kind::StoneOne => "stone 1 is still on the table, so the state scores 0".into(),
         Kind::LastOne => {
-            format!("the last move is 1 and {} left; {side} is to move", several(moves.len(), "legal move is", "legal moves are"))
+            format!(
+                "the last move is 1 and {} left; {side} is to move",
+                several(moves.len(), "legal move is", "legal moves are")
+            )
         }
         Kind::Prime => {
             let m = child.last().unwrap_or(0);
             let count = moves.iter().filter(|s| *s % m == 0).count();
-            format!("{m} is prime and {} multiples of {m}; {side} is to move", several(count, "legal move is", "legal moves are"))
+            format!(
+                "{m} is prime and {} multiples of {m}; {side} is to move",
+                several(count, "legal move is", "legal moves are")
+            )
         }
         Kind::Composite(q) => {
             let m = child.last().unwrap_or(0);
             let count = left.iter().filter(|s| *s % q == 0).count();
             let remain = several(count, "multiple", "multiples");
-            format!("the largest prime factor of {m} is {q}, and {remain} of {q} remain on the table; {side} is to move")
+            format!(
+                "the largest prime factor of {m} is {q}, and {remain} of {q} remain on the table; {side} is to move"
+            )
         }
     }
 }
@@ -331,7 +337,11 @@ fn locate_ties(edition: Edition, submission: &mut impl FnMut(&Position, u32) -> 
                 CauseKind::LocatedComponent,
                 "Your choice among equally good moves differs: the spec keeps the first (smallest) best stone.",
             )
-            .with_evidence(format!("on `{} {depth}`, where best moves tie, {}", args(&p), contrast(&printed, &expected)));
+            .with_evidence(format!(
+                "on `{} {depth}`, where best moves tie, {}",
+                args(&p),
+                contrast(&printed, &expected)
+            ));
             return Some(Located { cause, position: p, depth });
         }
     }
@@ -422,7 +432,8 @@ mod tests {
     #[test]
     fn probes_cover_every_class_with_both_sides() {
         let probes = eval_probes();
-        for kind in [Kind::Terminal, Kind::StoneOne, Kind::LastOne, Kind::Prime, Kind::Composite(2), Kind::Composite(3)] {
+        for kind in [Kind::Terminal, Kind::StoneOne, Kind::LastOne, Kind::Prime, Kind::Composite(2), Kind::Composite(3)]
+        {
             for max in [true, false] {
                 assert!(probes.iter().any(|p| p.kind == kind && p.max_to_move == max), "{kind:?} max={max}");
             }
