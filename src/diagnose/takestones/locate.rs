@@ -232,10 +232,12 @@ fn reason(probe: &EvalProbe) -> String {
         Kind::Composite(q) => {
             let m = child.last().unwrap_or(0);
             let count = left.iter().filter(|s| *s % q == 0).count();
-            let remain = several(count, "multiple", "multiples");
-            format!(
-                "the largest prime factor of {m} is {q}, and {remain} of {q} remain on the table; {side} is to move"
-            )
+            let remain = if count == 1 {
+                format!("1 multiple of {q} remains")
+            } else {
+                format!("{count} multiples of {q} remain")
+            };
+            format!("the largest prime factor of {m} is {q}, and {remain} on the table; {side} is to move")
         }
     }
 }
