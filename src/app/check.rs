@@ -305,6 +305,13 @@ fn print_divergence(d: &Divergence, accept: &[Reading], shown: &Shown<'_>, out: 
     for (i, line) in d.diagnosis.describe(accept).lines().enumerate() {
         let _ = writeln!(out, "{}{line}", if i == 0 { format!("{label}: ") } else { " ".repeat(label.len() + 2) });
     }
+    for located in &d.located {
+        let command = reproduce(shown, &(located.position.clone(), located.depth));
+        let _ = writeln!(out, "cause: {}", located.cause.headline());
+        for line in located.cause.evidence.iter().chain([&format!("reproduce: {command}")]) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
 }
 
 /// Lines shown before the first difference and in all.

@@ -51,9 +51,10 @@ pub fn add_check(result: &mut SubmissionResult, file: Option<&Path>, options: &O
         let mut c = case(name, Vec::new(), status, score, max, detail);
         if status == Status::Failed {
             let mut text = String::new();
-            render::function(&mut text, f);
+            render::function(&mut text, f, false);
             c.stdout = captured(&text);
         }
+        c.causes = f.causes.clone();
         result.cases.push(c);
     }
     if counted == 0 {

@@ -5,13 +5,16 @@
 
 use super::diagnosis::{diagnose, Diagnosis, Observation};
 use super::generate::{position, Rng, Shape};
+use super::locate::{locate, Located};
+use super::mutant::MutantSolver;
 use super::shrink::shrink;
+use super::variant::Variant;
 use crate::game::takestones::Position;
-use crate::harness::compare::{judge, Candidate, ComparePolicy};
+use crate::harness::compare::{first_difference, judge, Candidate, ComparePolicy};
 use crate::harness::model::Visibility;
-use crate::harness::suite::readings::candidates;
+use crate::harness::suite::readings::{candidates, combinations};
 use crate::harness::suite::{Expected, Reading, Suite, SuiteCase};
-use crate::reference::takestones::{parse_numbers, Edition};
+use crate::reference::takestones::{parse_numbers, solve_to_string, Edition, Request};
 
 /// What one run of the submission produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,8 +81,10 @@ pub struct Divergence {
     pub expected: String,
     /// What the submission did on the shrunk case.
     pub actual: Ran,
-    /// Which known variant explains it.
+    /// Which known variant explains it (explanations the passed cases rule out are dropped).
     pub diagnosis: Diagnosis,
+    /// When no known variant does: the components probing located the difference to.
+    pub located: Vec<Located>,
 }
 
 /// The program failed the same way on every one of the suite's cases: it never got as far as printing an answer.
@@ -108,6 +113,21 @@ pub struct CheckReport {
     pub never_ran: Option<NeverRan>,
     /// The first divergence, if any.
     pub divergence: Option<Divergence>,
+}
+
+/// Every output the reference accepts for a position under some combination of the spec-silent readings, each with
+/// its reading label (`None` for the default); `None` when the position has no answer. Probing uses all of them:
+/// it locates a difference, it does not judge one.
+pub fn accepted(position: &Position, depth: u32, edition: Edition) -> Option<Vec<(String, Option<String>)>> {
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    for (options, label) in combinations(&Reading::ALL) {
+        let request = Request { position: position.clone(), depth, edition, options };
+        let (text, _) = solve_to_string(&request).ok()?;
+        if !out.iter().any(|(t, _)| t == &text) {
+            out.push((text, label));
+        }
+    }
+    Some(out)
 }
 
 /// A case the reference answers, judged by the suite's policy.
@@ -175,6 +195,7 @@ pub fn check(config: &CheckConfig, mut submission: impl FnMut(&Position, u32) ->
         .collect();
     // Every suite case runs, even after a divergence: the counts are honest, and a program that never ran shows.
     let mut first: Option<(Planned, Ran)> = None;
+    let mut passes: Vec<Observation> = Vec::new();
     let mut failures: Vec<Failure> = Vec::new();
     for planned in fixed {
         let ran = submission(&planned.position, planned.depth);
@@ -183,6 +204,7 @@ pub fn check(config: &CheckConfig, mut submission: impl FnMut(&Position, u32) ->
             Ok(reading) => {
                 report.fixed_passed += 1;
                 note_reading(&mut report, reading);
+                keep_pass(&mut passes, &planned, &ran);
             }
             Err(()) => {
                 if let Ran::Failed(f) = &ran {
@@ -203,7 +225,7 @@ pub fn check(config: &CheckConfig, mut submission: impl FnMut(&Position, u32) ->
         }
     }
     if let Some((planned, ran)) = first {
-        report.divergence = Some(investigate(config, planned, ran, &mut submission));
+        report.divergence = Some(explain(config, planned, ran, passes, &mut submission));
         return report;
     }
     let mut rng = Rng::new(config.seed);
@@ -218,9 +240,10 @@ pub fn check(config: &CheckConfig, mut submission: impl FnMut(&Position, u32) ->
             Ok(reading) => {
                 report.random_passed += 1;
                 note_reading(&mut report, reading);
+                keep_pass(&mut passes, &planned, &ran);
             }
             Err(()) => {
-                report.divergence = Some(investigate(config, planned, ran, &mut submission));
+                report.divergence = Some(explain(config, planned, ran, passes, &mut submission));
                 return report;
             }
         }
@@ -277,5 +300,82 @@ fn investigate(
         .and_then(|c| c.into_iter().next())
         .map(|c| c.text)
         .unwrap_or_default();
-    Divergence { found_at, original: (p, d), shrunk: (sp, sd), expected, actual, diagnosis }
+    Divergence { found_at, original: (p, d), shrunk: (sp, sd), expected, actual, diagnosis, located: Vec::new() }
+}
+
+/// Passed cases kept to test explanations against (a bug must not predict a difference where there was none).
+const MAX_PASSES: usize = 60;
+
+/// Passed cases larger than this are not kept (the mutant solver replays them).
+const MAX_PASS_STONES: u32 = 40;
+
+/// Fresh positions an explanation must also reproduce before it is trusted.
+const VERIFY: usize = 12;
+
+/// The diagnosis without the explanations that mispredict the submission elsewhere: on the cases it passed and on
+/// [`VERIFY`] fresh positions (with any accepted reading added). A bug that shows only on some positions (max depth
+/// wrong only at end-of-game nodes) is then not mistaken for the catalog variant that shows on all of them.
+fn verify(
+    config: &CheckConfig,
+    diagnosis: Diagnosis,
+    mut seen: Vec<Observation>,
+    submission: &mut impl FnMut(&Position, u32) -> Ran,
+) -> Diagnosis {
+    let Diagnosis::Explained(sets) = diagnosis else { return diagnosis };
+    let mut rng = Rng::new(config.seed ^ 0x7e57_ab1e);
+    for _ in 0..VERIFY {
+        let (p, d) = position(&mut rng, &config.shape);
+        if p.n() > MAX_PASS_STONES || candidates(&config.suite, &reference_case(&p, d)).is_err() {
+            continue;
+        }
+        if let Ran::Printed(printed) = submission(&p, d) {
+            seen.push(Observation { position: p, depth: d, printed });
+        }
+    }
+    let readings = [Variant::CompositeLegalOnly, Variant::HalfEven, Variant::NegativeZero];
+    let kept: Vec<Vec<Variant>> = sets
+        .into_iter()
+        .filter(|set| {
+            seen.iter().all(|o| {
+                (0..1u32 << readings.len()).any(|mask| {
+                    let mut with = set.clone();
+                    with.extend(readings.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, v)| *v));
+                    MutantSolver::new(config.edition, &with)
+                        .output(&o.position, o.depth)
+                        .map_or(true, |out| first_difference(&out, &o.printed).is_none())
+                })
+            })
+        })
+        .collect();
+    if kept.is_empty() {
+        Diagnosis::Unknown
+    } else {
+        Diagnosis::Explained(kept)
+    }
+}
+
+/// Investigates a divergence, then drops the explanations the program's other answers rule out and, when no
+/// known variant is left, locates the component that differs by probing.
+fn explain(
+    config: &CheckConfig,
+    planned: Planned,
+    ran: Ran,
+    passes: Vec<Observation>,
+    submission: &mut impl FnMut(&Position, u32) -> Ran,
+) -> Divergence {
+    let mut divergence = investigate(config, planned, ran, submission);
+    divergence.diagnosis = verify(config, divergence.diagnosis, passes, submission);
+    if divergence.diagnosis == Diagnosis::Unknown {
+        divergence.located = locate(config.edition, submission);
+    }
+    divergence
+}
+
+/// Keeps a passed case (small boards, up to [`MAX_PASSES`]) to test explanations against.
+fn keep_pass(passes: &mut Vec<Observation>, planned: &Planned, ran: &Ran) {
+    if let Ran::Printed(printed) = ran {
+        if passes.len() < MAX_PASSES && planned.position.n() <= MAX_PASS_STONES {
+            passes.push(Observation { position: planned.position.clone(), depth: planned.depth, printed: printed.clone() });
+        }
+    }
 }

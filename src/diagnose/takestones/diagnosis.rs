@@ -3,6 +3,7 @@
 use super::mutant::MutantSolver;
 use super::variant::{Kind, Variant};
 use crate::game::takestones::Position;
+use crate::harness::cause::{Cause, CauseKind};
 use crate::harness::compare::first_difference;
 use crate::harness::suite::Reading;
 use crate::reference::takestones::Edition;
@@ -42,6 +43,44 @@ impl Diagnosis {
             Diagnosis::Explained(sets) => sets.iter().all(|s| s.iter().all(|v| v.kind() == Kind::Reading)),
             Diagnosis::Labels { .. } | Diagnosis::Unknown => false,
         }
+    }
+
+    /// The diagnosis in the shared cause vocabulary: one cause per variant of every explanation (a variant that
+    /// only explains the output together with another says so), wrong labels as `label-typo`; none when unknown.
+    /// A spec-silent reading is an accepted reading only when `accept` (the suite's policy) lists it; otherwise it
+    /// is a bug that says the suite does not accept it.
+    pub fn causes(&self, accept: &[Reading]) -> Vec<Cause> {
+        let mut out: Vec<Cause> = Vec::new();
+        let sets = match self {
+            Diagnosis::Unknown => return out,
+            Diagnosis::Explained(sets) => sets.as_slice(),
+            Diagnosis::Labels { typos, rest } => {
+                let mut cause =
+                    Cause::new("label-typo", CauseKind::Bug, "Some output lines carry another label than the spec's.");
+                cause.evidence = typos.clone();
+                out.push(cause);
+                rest.as_slice()
+            }
+        };
+        for set in sets {
+            for v in set {
+                let accepted = v.reading().is_some_and(|r| accept.contains(&r));
+                let kind = if accepted { CauseKind::AcceptedReading } else { CauseKind::Bug };
+                let explain = v.explain();
+                let mut sentence = format!("{}{}.", explain[..1].to_uppercase(), &explain[1..]);
+                if v.kind() == Kind::Reading && !accepted {
+                    sentence.push_str(" The spec leaves this open, but this suite does not accept it.");
+                }
+                let mut cause = Cause::new(v.name(), kind, sentence);
+                if let Some(other) = set.iter().find(|o| *o != v) {
+                    cause = cause.with_evidence(format!("(only together with {other} does it reproduce the output)"));
+                }
+                if !out.contains(&cause) {
+                    out.push(cause);
+                }
+            }
+        }
+        out
     }
 
     /// One paragraph for people: the matched variants with what each means, or an honest "unknown". A reading is

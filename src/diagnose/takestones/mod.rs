@@ -5,6 +5,7 @@
 pub mod check;
 pub mod diagnosis;
 pub mod generate;
+pub mod locate;
 mod mutant;
 pub mod shrink;
 pub mod suite_gen;

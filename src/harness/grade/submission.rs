@@ -11,7 +11,7 @@ use super::python_syntax;
 use super::workspace::lay_out;
 use crate::diagnose::takestones::{diagnose, Observation};
 use crate::harness::compare::judge;
-use crate::harness::model::{BuildResult, Captured, CaseResult, Status, SubmissionResult};
+use crate::harness::model::{BuildResult, Captured, CaseResult, Cause, Status, SubmissionResult};
 use crate::harness::runner::{self, Exit, Limits, RunSpec, Sandbox, Template};
 use crate::harness::suite::{Expected, ReferenceGame, SuiteCase};
 use crate::reference::takestones::parse_numbers;
@@ -280,7 +280,7 @@ fn run_case(index: usize, dir: &Path, suite: &PreparedSuite, config: &GradeConfi
                 if verdict.passed {
                     (Status::Passed, "output matches".to_string())
                 } else {
-                    result.diagnosis = diagnose_case(suite, case, &outcome.stdout);
+                    result.causes = diagnose_case(suite, case, &outcome.stdout);
                     let line = verdict.difference.as_ref().map_or(0, |d| d.line);
                     (Status::Failed, format!("output differs from line {line}"))
                 }
@@ -294,16 +294,16 @@ fn run_case(index: usize, dir: &Path, suite: &PreparedSuite, config: &GradeConfi
 
 /// For a suite with a Take-Stones reference: which known variant reproduces this wrong output (small boards only:
 /// the diagnosis replays the case under every variant and pair).
-fn diagnose_case(suite: &PreparedSuite, case: &SuiteCase, stdout: &[u8]) -> Option<String> {
-    let reference = suite.suite.reference?;
+fn diagnose_case(suite: &PreparedSuite, case: &SuiteCase, stdout: &[u8]) -> Vec<Cause> {
+    let Some(reference) = suite.suite.reference else { return Vec::new() };
     let ReferenceGame::Takestones = reference.game;
-    let (position, depth) = parse_numbers(&case.args).ok()?;
+    let Ok((position, depth)) = parse_numbers(&case.args) else { return Vec::new() };
+    let Ok(printed) = String::from_utf8(stdout.to_vec()) else { return Vec::new() };
     if position.n() > 40 {
-        return None;
+        return Vec::new();
     }
-    let printed = String::from_utf8(stdout.to_vec()).ok()?;
     let observation = Observation { position, depth, printed };
-    Some(diagnose(reference.edition.into(), &[observation]).describe(&suite.suite.accept))
+    diagnose(reference.edition.into(), &[observation]).causes(&suite.suite.accept)
 }
 
 fn captured(bytes: &[u8], truncated: bool) -> Captured {

@@ -32,6 +32,9 @@ pub struct FunctionInfo {
     pub form: Form,
     /// `(board, color, limit, caching=0)` when it exists; what the name holds when it is not a function.
     pub signature: Option<String>,
+    /// The switches (`caching`, `ordering`) it takes by name.
+    #[serde(default)]
+    pub switches: Vec<String>,
 }
 
 /// Why the helper could not be brought up.
@@ -67,6 +70,8 @@ pub struct Helper {
     next_id: u64,
     /// Why a restart failed: every later call fails at once instead of waiting for another.
     broken: Option<String>,
+    /// Node-function calls the last answered call made (counted by the helper).
+    pub last_calls: Option<u64>,
 }
 
 impl Helper {
@@ -75,7 +80,15 @@ impl Helper {
     /// # Errors
     /// [`StartError`] saying whose fault it is.
     pub fn start(launch: Launch, timeout: Duration) -> Result<(Helper, Hello), StartError> {
-        let mut helper = Helper { launch, timeout, process: None, python: String::new(), next_id: 0, broken: None };
+        let mut helper = Helper {
+            launch,
+            timeout,
+            process: None,
+            python: String::new(),
+            next_id: 0,
+            broken: None,
+            last_calls: None,
+        };
         let hello = helper.restart()?;
         Ok((helper, hello))
     }
@@ -142,6 +155,7 @@ impl Helper {
         }
         let Some(process) = self.process.as_mut() else { return Reply::Died("no helper process".into()) };
         self.next_id += 1;
+        self.last_calls = None;
         let mut request = request.clone();
         request["id"] = Value::from(self.next_id);
         process.send(&request.to_string());
@@ -155,6 +169,7 @@ impl Helper {
                     if reply.get("id").and_then(Value::as_u64) != Some(self.next_id) {
                         continue;
                     }
+                    self.last_calls = reply.get("calls").and_then(Value::as_u64);
                     return match (reply.get("ok"), reply.get("error").and_then(Value::as_str)) {
                         (_, Some(error)) => Reply::Raised(error.to_string()),
                         (Some(value), None) => Reply::Ok(value.clone()),

@@ -2,8 +2,23 @@
 
 use serde_json::Value;
 
+use super::function::{Form, Function};
 use super::reference::NodeAnswer;
 use crate::game::othello::Move;
+
+/// Whether a reply has the shape the function's form returns: a node function of the template with `limit`
+/// returns (move, value); only the older template may return the value alone.
+pub fn shape_ok(form: Form, function: Function, got: &Value) -> bool {
+    !(form == Form::WithLimit && function.is_node() && !got.is_array())
+}
+
+/// The value of a node's reply: the second of (move, value), or a bare number.
+pub fn reply_value(got: &Value) -> Option<f64> {
+    match got.as_array().map(Vec::as_slice) {
+        Some([_, v]) => number(v),
+        _ => number(got),
+    }
+}
 
 /// The right answer to one call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,11 +78,7 @@ impl Expected {
                 value_ok && move_ok
             }
             Expected::Bound { value, alpha, beta } => {
-                let got = match got.as_array().map(Vec::as_slice) {
-                    Some([_, v]) => number(v),
-                    _ => number(got),
-                };
-                let Some(got) = got else { return false };
+                let Some(got) = reply_value(got) else { return false };
                 let (value, alpha, beta) = (f64::from(value), f64::from(alpha), f64::from(beta));
                 if value <= alpha {
                     got <= alpha

@@ -10,6 +10,7 @@
 //! - [`report`] and [`render`]: the result, as JSON and as text.
 
 pub mod cases;
+pub mod causes;
 pub mod function;
 pub mod helper;
 pub mod judge;
@@ -17,25 +18,33 @@ pub mod plan;
 pub mod reference;
 pub mod render;
 pub mod report;
+pub mod variant;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::game::othello::literal::format_board;
+use crate::harness::cause as report_cause;
 use crate::harness::grade::class::make_traversable;
 use crate::harness::runner::sandbox::{hand_over, Sandbox};
 use crate::harness::runner::Limits;
 use crate::referee::process::Launch;
+use causes::Answers;
 use function::{Form, Function};
-use helper::{Helper, Reply, StartError};
+use helper::{FunctionInfo, Helper, Reply, StartError};
+use plan::Call;
 use report::{Failure, FailureKind, FunctionReport, Report};
+use serde_json::Value;
 
 /// The helper, written next to the student's file's copy at run time.
 pub const HELPER_PY: &str = include_str!("../python/conformance.py");
 
 /// The project's `othello_shared.py`, which students' modules import.
 pub const SHARED_PY: &str = include_str!("../python/othello_shared.py");
+
+/// Wrong answers asked again of a fresh import to tell a stale cache from a wrong search.
+pub const STALE_REPLAYS: usize = 4;
 
 /// After this many timeouts of one function its remaining calls are not made (each would cost the timeout).
 pub const MAX_TIMEOUTS: usize = 3;
@@ -149,32 +158,40 @@ pub fn run(file: &Path, options: &Options) -> Result<Report, HarnessError> {
     report.python = helper.python.clone();
     report.module = hello.module.clone();
     report.import_problem = hello.import_error.clone();
+    let fixed_count = fixed.len();
     let all: Vec<cases::Case> = fixed.into_iter().chain(random).collect();
+    let replay = format!("referee check othello --agent {} --seed {}", file.display(), options.seed);
     for function in Function::ALL {
         let info = hello.functions.get(function.name());
-        let form = info.map_or(Form::Missing, |i| i.form);
-        let signature = info.and_then(|i| i.signature.clone());
-        report.functions.push(check_function(&mut helper, function, form, signature, &all, options.timeout)?);
+        let mut f = check_function(&mut helper, function, info, &all, fixed_count, options.timeout)?;
+        for cause in &mut f.causes {
+            cause.evidence.push(format!("replay: {replay}"));
+        }
+        report.functions.push(f);
     }
     helper.kill();
     report.seconds = began.elapsed().as_secs_f64();
     Ok(report)
 }
 
-/// Makes every call of one function and tallies the verdicts.
+/// Makes every call of one function (and again with its switches on, on the fixed cases), tallies the verdicts,
+/// and names the causes of any disagreement.
 fn check_function(
     helper: &mut Helper,
     function: Function,
-    form: Form,
-    signature: Option<String>,
+    info: Option<&FunctionInfo>,
     all: &[cases::Case],
+    fixed: usize,
     timeout: Duration,
 ) -> Result<FunctionReport, HarnessError> {
-    let calls = plan::calls(function, form, all).map_err(|e| HarnessError::Setup(e.to_string()))?;
+    let form = info.map_or(Form::Missing, |i| i.form);
+    let mut calls = plan::calls(function, form, all).map_err(|e| HarnessError::Setup(e.to_string()))?;
+    let again = plan::switched_on(&calls, info.map_or(&[][..], |i| &i.switches), all, fixed);
+    calls.extend(again);
     let mut f = FunctionReport {
         function,
         form,
-        signature,
+        signature: info.and_then(|i| i.signature.clone()),
         total: calls.len(),
         agreed: 0,
         mismatches: 0,
@@ -182,21 +199,28 @@ fn check_function(
         timeouts: 0,
         skipped: 0,
         failures: Vec::new(),
+        causes: Vec::new(),
     };
-    for call in &calls {
+    let mut replies: Vec<Option<Value>> = vec![None; calls.len()];
+    let mut counts: Vec<Option<u64>> = vec![None; calls.len()];
+    for (i, call) in calls.iter().enumerate() {
         if f.timeouts >= MAX_TIMEOUTS {
             f.skipped += 1;
             continue;
         }
         let case = &all[call.case];
         let (kind, got) = match helper.call(&call.request(case)) {
-            Reply::Ok(value) if call.expected.accepts(&value) => {
-                f.agreed += 1;
-                continue;
-            }
             Reply::Ok(value) => {
+                counts[i] = helper.last_calls;
+                let right = call.expected.accepts(&value) && judge::shape_ok(form, function, &value);
+                let got = judge::python_text(&value);
+                replies[i] = Some(value);
+                if right {
+                    f.agreed += 1;
+                    continue;
+                }
                 f.mismatches += 1;
-                (FailureKind::Mismatch, judge::python_text(&value))
+                (FailureKind::Mismatch, got)
             }
             Reply::Raised(why) | Reply::Died(why) => {
                 f.errors += 1;
@@ -207,17 +231,85 @@ fn check_function(
                 (FailureKind::Timeout, format!("no answer within {}", helper::seconds(timeout)))
             }
         };
-        f.failures.push(Failure {
-            kind,
-            call: call.describe(case),
-            case: case.label.clone(),
-            board: format_board(&case.grid),
-            drawing: case.grid.to_string(),
-            expected: call.expected.describe(),
-            got,
-        });
+        f.failures.push(failure(kind, call, case, call.expected.describe(), got));
     }
+    let answers = Answers { function, form, calls: &calls, cases: all, replies: &replies };
+    if f.mismatches > 0 {
+        if let Some(cause) = stale_cache(helper, &answers) {
+            f.causes.push(cause);
+        } else {
+            let explained = causes::explain(&answers);
+            if explained.accepted && f.errors + f.timeouts + f.skipped == 0 {
+                f.agreed += f.mismatches;
+                f.mismatches = 0;
+                f.failures.clear();
+            }
+            f.causes = explained.causes;
+        }
+    } else if let Some((i, cause)) = causes::no_pruning(&answers, &counts) {
+        let case = &all[calls[i].case];
+        let got = format!("{} node-function calls", counts[i].unwrap_or(0));
+        f.failures.push(failure(FailureKind::Mismatch, &calls[i], case, "the move, with pruning".into(), got));
+        f.agreed -= 1;
+        f.mismatches += 1;
+        f.causes.push(cause);
+    }
+    f.causes.extend(causes::fail_hard(&answers));
     Ok(f)
+}
+
+/// A failure record of `call`.
+fn failure(kind: FailureKind, call: &Call, case: &cases::Case, expected: String, got: String) -> Failure {
+    Failure {
+        kind,
+        call: call.describe(case),
+        case: case.label.clone(),
+        board: format_board(&case.grid),
+        drawing: case.grid.to_string(),
+        expected,
+        got,
+    }
+}
+
+/// Wrong answers that come right when asked of a freshly imported module: state kept between calls, a cache keyed
+/// by the board alone (at most [`STALE_REPLAYS`] are asked again).
+fn stale_cache(helper: &mut Helper, answers: &Answers<'_>) -> Option<report_cause::Cause> {
+    let wrong: Vec<usize> = (0..answers.calls.len())
+        .filter(|&i| answers.replies[i].as_ref().is_some_and(|got| !answers.calls[i].expected.accepts(got)))
+        .take(STALE_REPLAYS)
+        .collect();
+    let first = *wrong.first()?;
+    let mut fresh_answer = None;
+    for &i in &wrong {
+        let call = &answers.calls[i];
+        let mut request = call.request(&answers.cases[call.case]);
+        request["fresh"] = Value::Bool(true);
+        match helper.call(&request) {
+            Reply::Ok(value)
+                if call.expected.accepts(&value) && judge::shape_ok(answers.form, answers.function, &value) =>
+            {
+                fresh_answer.get_or_insert(value);
+            }
+            _ => return None,
+        }
+    }
+    let call = &answers.calls[first];
+    let case = &answers.cases[call.case];
+    let got = answers.replies[first].as_ref().map(judge::python_text).unwrap_or_default();
+    let fresh = fresh_answer.as_ref().map(judge::python_text).unwrap_or_default();
+    Some(
+        report_cause::Cause::new(
+            "cache-keyed-by-board",
+            report_cause::CauseKind::Bug,
+            "Your cache outlives the search that filled it and is keyed by the board alone, so a board met again \
+             with the other player to move or another limit returns a stale value.",
+        )
+        .with_evidence(format!(
+            "{} on {}: you gave {got} after earlier calls, and {fresh} (right) as the first call of a fresh import",
+            call.describe(case),
+            case.label
+        )),
+    )
 }
 
 /// The agent file's bytes.

@@ -26,6 +26,8 @@ pub struct Call {
     pub window: Option<(i32, i32)>,
     /// The right answer.
     pub expected: Expected,
+    /// The switches (`caching`, `ordering`) passed as 1; empty: every switch the function has gets 0.
+    pub switches: Vec<String>,
 }
 
 impl Call {
@@ -39,6 +41,7 @@ impl Call {
         if let Some(limit) = self.limit {
             args.push(limit.to_string());
         }
+        args.extend(self.switches.iter().map(|s| format!("{s}=1")));
         format!("{}({})", self.function.name(), args.join(", "))
     }
 
@@ -54,6 +57,12 @@ impl Call {
             let (alpha, beta) = self.window.map_or((json!("-inf"), json!("inf")), |(a, b)| (json!(a), json!(b)));
             request["alpha"] = alpha;
             request["beta"] = beta;
+        }
+        if !self.switches.is_empty() {
+            request["switches"] = json!(1);
+        } else if self.function == Function::SelectMoveAlphabeta {
+            // Its node calls are counted, to tell alpha-beta from minimax.
+            request["count"] = json!(true);
         }
         request
     }
@@ -78,7 +87,7 @@ pub fn calls(function: Function, form: Form, cases: &[Case]) -> Result<Vec<Call>
             (true, _) if case.full_depth() => None,
             (true, _) => continue,
         };
-        let call = |expected, window| Call { function, case: index, limit, window, expected };
+        let call = |expected, window| Call { function, case: index, limit, window, expected, switches: Vec::new() };
         if !function.searches() {
             out.push(call(Expected::Utility(reference::utility(&case.grid, case.color)), None));
             continue;
@@ -97,6 +106,16 @@ pub fn calls(function: Function, form: Form, cases: &[Case]) -> Result<Vec<Call>
         }
     }
     Ok(out)
+}
+
+/// The calls again with every switch on (`switches`: the ones the function takes), on the first `fixed` cases of
+/// `cases` that are 4x4 (cheap to search twice): a cache or a move ordering must not change the answer.
+pub fn switched_on(calls: &[Call], switches: &[String], cases: &[Case], fixed: usize) -> Vec<Call> {
+    if switches.is_empty() {
+        return Vec::new();
+    }
+    let again = calls.iter().filter(|c| c.case < fixed && c.window.is_none() && cases[c.case].grid.size() == 4);
+    again.map(|c| Call { switches: switches.to_vec(), ..c.clone() }).collect()
 }
 
 /// A window around the true value, entirely above it, or entirely below it, in turn by case index.

@@ -39,7 +39,7 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "boards below: X dark (color 1), O light (color 2); columns i across, rows j down");
     }
     for f in &report.functions {
-        function(&mut out, f);
+        function(&mut out, f, true);
     }
     let names = |missing: bool| -> Vec<&str> {
         let failing = report.functions.iter().filter(|f| f.failed() && (f.form == Form::Missing) == missing);
@@ -61,8 +61,9 @@ pub fn render(report: &Report) -> String {
     out
 }
 
-/// One function's line and its first [`SHOWN`] failures.
-pub fn function(out: &mut String, f: &FunctionReport) {
+/// One function's line, its causes (unless `with_causes` is false: a report that shows them itself) and its first
+/// [`SHOWN`] failures.
+pub fn function(out: &mut String, f: &FunctionReport, with_causes: bool) {
     let name = f.function.name();
     let signature = f.signature.as_deref().unwrap_or("");
     match f.form {
@@ -102,6 +103,14 @@ pub fn function(out: &mut String, f: &FunctionReport) {
     }
     let counts = if counts.is_empty() { String::new() } else { format!(" ({})", counts.join(", ")) };
     let _ = writeln!(out, "{name}{signature}{form}: {}/{} agree{counts}", f.agreed, f.total);
+    if with_causes {
+        for cause in &f.causes {
+            let _ = writeln!(out, "  cause: {}", cause.headline());
+            for line in &cause.evidence {
+                let _ = writeln!(out, "    {line}");
+            }
+        }
+    }
     for failure in f.failures.iter().take(SHOWN) {
         let got = match failure.kind {
             FailureKind::Mismatch => format!("got {}", failure.got),

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::function::{Form, Function};
+use crate::harness::cause::Cause;
 
 /// Everything one check found (serialized as `--json` writes it).
 #[derive(Clone, Debug, Serialize)]
@@ -54,6 +55,8 @@ pub struct FunctionReport {
     pub skipped: usize,
     /// Every call that did not agree (skipped ones excepted), in order.
     pub failures: Vec<Failure>,
+    /// Why it disagrees (or which accepted reading it follows), when the cause catalog could tell.
+    pub causes: Vec<Cause>,
 }
 
 /// How a call went wrong.

@@ -29,8 +29,14 @@ ROLES = {
     "alphabeta_min_node": ("board", "color", "alpha", "beta", "limit"),
 }
 
-# Options of the later course, always switched off (they must not change the answer).
+# Options of the later course, passed as 0, or as 1 when a request says "switches" (the answer must not change).
 SWITCHES = ("caching", "ordering")
+
+# The node functions whose calls are counted (through the module's globals, so recursive calls count too).
+NODES = ("minimax_max_node", "minimax_min_node", "alphabeta_max_node", "alphabeta_min_node")
+
+# Node-function calls since the last request began.
+CALLS = [0]
 
 
 def take_stdio():
@@ -112,13 +118,41 @@ def load(path):
     return name, module, problem
 
 
-def switches_of(function):
-    """caching=0 and ordering=0 for the parameters the function has."""
+def switch_names(function):
+    """The switches (caching, ordering) the function takes by name."""
     try:
         names = inspect.signature(function).parameters
     except (TypeError, ValueError):
-        return {}
-    return {s: 0 for s in SWITCHES if s in names and names[s].kind != inspect.Parameter.POSITIONAL_ONLY}
+        return []
+    return [s for s in SWITCHES if s in names and names[s].kind != inspect.Parameter.POSITIONAL_ONLY]
+
+
+def count_nodes(module):
+    """Replaces the module's node functions by counting wrappers (signatures kept through __wrapped__); returns
+    the originals, for restore_nodes."""
+    originals = {}
+    for name in NODES:
+        original = getattr(module, name, None)
+        if not callable(original):
+            continue
+
+        def counted(*args, __original=original, **kwargs):
+            CALLS[0] += 1
+            return __original(*args, **kwargs)
+
+        counted.__wrapped__ = original
+        try:
+            setattr(module, name, counted)
+            originals[name] = original
+        except Exception:  # a module that forbids it is simply not counted
+            pass
+    return originals
+
+
+def restore_nodes(module, originals):
+    """Puts back what count_nodes replaced."""
+    for name, original in originals.items():
+        setattr(module, name, original)
 
 
 def answer(module, forms, request):
@@ -137,10 +171,17 @@ def answer(module, forms, request):
     }
     with_limit = forms[name][0] == "with-limit" or "limit" not in ROLES[name]
     args = [values[role] for role in ROLES[name] if with_limit or role != "limit"]
+    on = 1 if request.get("switches") else 0
+    CALLS[0] = 0
+    # Counting costs a frame per node call, so only the calls that ask for it are counted.
+    originals = count_nodes(module) if request.get("count") else {}
     try:
-        return {"ok": plain(function(*args, **switches_of(function)))}
+        result = function(*args, **{s: on for s in switch_names(function)})
+        return {"ok": plain(result), "calls": CALLS[0] if request.get("count") else None}
     except BaseException as exc:
         return {"error": describe(exc)}
+    finally:
+        restore_nodes(module, originals)
 
 
 def main():
@@ -166,12 +207,19 @@ def main():
             report[function_name] = {"form": "missing", "signature": "not a function but a value of type %s" % kind}
         else:
             forms[function_name] = form_of(function_name, function)
-            report[function_name] = {"form": forms[function_name][0], "signature": forms[function_name][1]}
+            report[function_name] = {
+                "form": forms[function_name][0],
+                "signature": forms[function_name][1],
+                "switches": switch_names(function),
+            }
     send({"module": name, "import_error": problem, "functions": report})
     for line in proto_in:
         if not line.strip():
             continue
         request = json.loads(line)
+        if request.get("fresh"):
+            # Asked of a module imported anew, so nothing an earlier call left behind (a cache) can matter.
+            name, module, _ = load(path)
         reply = answer(module, forms, request)
         reply["id"] = request.get("id")
         send(reply)

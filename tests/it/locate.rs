@@ -1,0 +1,86 @@
+//! `referee check takestones` on bugs the catalog does not list, each a small change to the correct Python
+//! fixture written for these tests: no variant may be named, and probing must locate the bug to its component
+//! with a command that reproduces it.
+
+use std::process::Output;
+
+use assert_cmd::Command;
+
+use crate::grade::{fixture, python};
+use crate::variants::{materialize, Change};
+
+fn check(changes: &[Change], source: &str, edition: &str) -> (Output, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    materialize(&fixture(source), changes, dir.path());
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let out = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["check", "takestones", "--cmd", &cmd, "--edition", edition, "--seed", "2026", "--cases", "60", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out, text, dir)
+}
+
+/// Asserts one located cause `name` whose sentence and evidence contain `says`, and a reproducing command that
+/// does reproduce a difference from the reference.
+fn assert_located(changes: &[Change], source: &str, edition: &str, name: &str, says: &[&str]) {
+    let (out, text, dir) = check(changes, source, edition);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("diagnosis: no known bug reproduces this output"), "a catalog variant was named:\n{text}");
+    let causes: Vec<&str> = text.lines().filter(|l| l.starts_with("cause: ")).collect();
+    assert_eq!(causes.len(), 1, "{text}");
+    assert!(causes[0].starts_with(&format!("cause: {name} (located): ")), "{text}");
+    for s in says {
+        assert!(text.contains(s), "missing {s:?}:\n{text}");
+    }
+    // The command reproduces: run it and compare with the reference on the same arguments.
+    let command = text.lines().find_map(|l| l.trim().strip_prefix("reproduce: ")).unwrap();
+    let words = shlex::split(command).unwrap();
+    assert!(words[1].starts_with(dir.path().to_str().unwrap()), "{command}");
+    let theirs = std::process::Command::new(&words[0]).args(&words[1..]).output().unwrap();
+    let ours =
+        Command::cargo_bin("takestones").unwrap().args(["--edition", edition]).args(&words[2..]).output().unwrap();
+    assert_ne!(theirs.stdout, ours.stdout, "{command} shows no difference");
+}
+
+#[test]
+fn a_largest_prime_factor_that_stops_at_the_square_root_is_located_in_the_evaluation() {
+    let drop_remainder: &[Change] =
+        &[("takestones.py", "    if x > 1:\n        largest = x\n    return largest", "    return largest")];
+    let says = ["Your evaluation differs only for states whose last move is composite", "the largest prime factor of"];
+    assert_located(drop_remainder, "submissions/python-stats", "stats", "evaluation", &says);
+    assert_located(drop_remainder, "submissions/python-trace", "trace", "evaluation", &says[..1]);
+}
+
+#[test]
+fn a_composite_count_that_counts_the_last_move_is_located_in_the_evaluation() {
+    let changes: &[Change] = &[(
+        "takestones.py",
+        "if self.available[i])\n            value = 0.6",
+        "if self.available[i] or i == last)\n            value = 0.6",
+    )];
+    let says = ["Your evaluation differs only for states whose last move is composite", "you score"];
+    assert_located(changes, "submissions/python-stats", "stats", "evaluation", &says);
+}
+
+#[test]
+fn max_depth_wrong_only_at_end_of_game_nodes_is_located_not_misnamed() {
+    let changes: &[Change] = &[(
+        "takestones.py",
+        "            self.evaluated += 1\n",
+        "            self.evaluated += 1\n            if not moves:\n                self.max_depth = max(self.max_depth, depth + 1)\n",
+    )];
+    let says = ["Your max depth reached differs, while the move and the value agree"];
+    assert_located(changes, "submissions/python-stats", "stats", "max-depth", &says);
+}
+
+#[test]
+fn a_correct_program_gets_no_cause() {
+    for (source, edition) in [("submissions/python-stats", "stats"), ("submissions/python-trace", "trace")] {
+        let (out, text, _dir) = check(&[], source, edition);
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(!text.contains("cause:"), "{text}");
+    }
+}
