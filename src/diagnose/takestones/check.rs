@@ -375,7 +375,11 @@ fn explain(
 fn keep_pass(passes: &mut Vec<Observation>, planned: &Planned, ran: &Ran) {
     if let Ran::Printed(printed) = ran {
         if passes.len() < MAX_PASSES && planned.position.n() <= MAX_PASS_STONES {
-            passes.push(Observation { position: planned.position.clone(), depth: planned.depth, printed: printed.clone() });
+            passes.push(Observation {
+                position: planned.position.clone(),
+                depth: planned.depth,
+                printed: printed.clone(),
+            });
         }
     }
 }

@@ -69,7 +69,7 @@ impl Diagnosis {
                 let explain = v.explain();
                 let mut sentence = format!("{}{}.", explain[..1].to_uppercase(), &explain[1..]);
                 if v.kind() == Kind::Reading && !accepted {
-                    sentence.push_str(" The spec leaves this open, but this suite does not accept it.");
+                    sentence.push_str(" Not accepted by this suite.");
                 }
                 let mut cause = Cause::new(v.name(), kind, sentence);
                 if let Some(other) = set.iter().find(|o| *o != v) {
