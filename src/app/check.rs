@@ -58,6 +58,17 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         shape: Shape::for_edition(args.edition, args.max_stones),
         shrink_runs: 300,
     };
+    if let Err(code) = super::sandbox::gate(args.sandbox.policy, "referee check takestones", err) {
+        return code;
+    }
+    // The student's own program in the student's own folder: their own user, every sandbox layer on.
+    let sandbox = match Sandbox::for_untrusted(true, args.sandbox.policy) {
+        Ok(sandbox) => sandbox,
+        Err(message) => {
+            let _ = writeln!(err, "referee check takestones: {message}");
+            return exit::INTERNAL;
+        }
+    };
     let harness_error = RefCell::new(None);
     let submission = |p: &Position, depth: u32| {
         let case_args = case_args(p, depth);
@@ -69,7 +80,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             stdin: None,
             env: Vec::new(),
             limits: Limits::default().with_timeout(timeout),
-            sandbox: Sandbox::default(),
+            sandbox,
             cancel: None,
         };
         match runner::run(&spec) {

@@ -10,6 +10,7 @@ pub mod grade;
 pub mod keys;
 pub mod mancala;
 pub mod othello;
+pub mod sandbox;
 pub mod takestones;
 pub mod verify;
 

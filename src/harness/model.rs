@@ -189,6 +189,9 @@ pub struct SubmissionResult {
     pub run: String,
     /// Fingerprint of the suite and commands graded against; a resumed run re-grades on a mismatch.
     pub fingerprint: String,
+    /// The sandbox layers its runs were started with (`landlock`, `network`, `pid`, `cgroup`; see `referee sandbox`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sandbox: Vec<String>,
 }
 
 impl SubmissionResult {

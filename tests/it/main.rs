@@ -25,6 +25,7 @@ mod properties;
 mod referee;
 mod referee_grade;
 mod render;
+mod sandbox;
 mod snapshots;
 mod util;
 mod variants;

@@ -114,6 +114,7 @@ fn alice() -> SubmissionResult {
         max_score: 9.0,
         run: "run-1".into(),
         fingerprint: "suite-fp-1".into(),
+        sandbox: Vec::new(),
     }
 }
 
@@ -150,6 +151,7 @@ fn bob() -> SubmissionResult {
         max_score: 9.0,
         run: "run-1".into(),
         fingerprint: "suite-fp-1".into(),
+        sandbox: Vec::new(),
     }
 }
 

@@ -39,6 +39,8 @@ pub struct Grader<'a> {
     pub run: String,
     /// See [`ClassRun::fingerprint`].
     pub fingerprint: String,
+    /// The sandbox layers agents run under (recorded in each result).
+    pub sandbox: Vec<String>,
 }
 
 impl Grader<'_> {
@@ -58,6 +60,7 @@ impl Grader<'_> {
             max_score: points,
             run: self.run.clone(),
             fingerprint: self.fingerprint.clone(),
+            sandbox: self.sandbox.clone(),
         }
     }
 }
@@ -124,8 +127,14 @@ pub fn run(
     let slots = CpuSlots::new(jobs);
     let progress = crate::app::grade::progress_bar(todo.len());
     let mut failures = Vec::new();
-    let grader =
-        Grader { slots: &slots, cancel: &cancel, run: class.seed.to_string(), fingerprint: class.fingerprint.clone() };
+    let grader = Grader {
+        slots: &slots,
+        cancel: &cancel,
+        run: class.seed.to_string(),
+        fingerprint: class.fingerprint.clone(),
+        // Agents run with every layer the machine offers (the gate has already refused a missing one if required).
+        sandbox: crate::harness::runner::layers::probe().layers.names(),
+    };
     for_each_parallel(
         &todo,
         jobs,

@@ -9,6 +9,9 @@ use super::BUILTINS;
 
 /// Runs `referee match othello`; returns the exit code.
 pub fn run(args: &OthelloMatchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee match othello", err) {
+        return code;
+    }
     match super::arena(&args.othello, &args.arena) {
         Ok((contest, arena)) => arena::matches::run(&contest, &BUILTINS, &args.common, &arena, out, err),
         Err(e) => {
@@ -20,6 +23,9 @@ pub fn run(args: &OthelloMatchArgs, out: &mut dyn Write, err: &mut dyn Write) ->
 
 /// Runs `referee tournament othello`; returns the exit code.
 pub fn tournament(args: &OthelloTournamentArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee tournament othello", err) {
+        return code;
+    }
     match super::arena(&args.othello, &args.arena) {
         Ok((contest, arena)) => arena::tournament::run(&contest, &BUILTINS, &args.common, &arena, out, err),
         Err(e) => {

@@ -65,6 +65,7 @@ pub fn grade_submission(
         cases,
         run: config.run_id.clone(),
         fingerprint: fingerprint.clone(),
+        sandbox: config.sandbox.layers.names(),
     };
     let dir = match lay_out(source, &scratch.join("submission"), &config.sandbox) {
         Ok(dir) => dir,

@@ -90,6 +90,7 @@ mod tests {
             max_score: 2.0,
             run: String::new(),
             fingerprint: String::new(),
+            sandbox: Vec::new(),
         }
     }
 

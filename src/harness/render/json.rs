@@ -115,6 +115,7 @@ mod tests {
                 max_score: 0.0,
                 run: "r".into(),
                 fingerprint: "f".into(),
+                sandbox: Vec::new(),
             }],
         }
     }

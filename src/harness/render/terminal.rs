@@ -295,6 +295,7 @@ mod tests {
             max_score: 1.5,
             run: "r".into(),
             fingerprint: "f".into(),
+            sandbox: Vec::new(),
         }
     }
 
