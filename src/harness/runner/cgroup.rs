@@ -70,16 +70,21 @@ impl RunCgroup {
 
 impl Drop for RunCgroup {
     fn drop(&mut self) {
-        for dir in &self.dirs {
-            // The run's processes are all dead (killed with their group) by the time it is dropped; a cgroup
-            // that still holds an exiting process empties within milliseconds.
-            for _ in 0..50 {
-                if std::fs::remove_dir(dir).is_ok() || !dir.exists() {
+        // The run's processes are all dead (killed with their group) by the time it is dropped, but a cgroup that
+        // still holds an exiting process only empties a few milliseconds later: retry off the grading thread.
+        let left: Vec<PathBuf> =
+            self.dirs.drain(..).filter(|d| std::fs::remove_dir(d).is_err() && d.exists()).collect();
+        if left.is_empty() {
+            return;
+        }
+        std::thread::spawn(move || {
+            for _ in 0..500 {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                if left.iter().all(|d| std::fs::remove_dir(d).is_ok() || !d.exists()) {
                     break;
                 }
-                std::thread::sleep(std::time::Duration::from_millis(2));
             }
-        }
+        });
     }
 }
 
