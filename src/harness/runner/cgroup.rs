@@ -88,8 +88,21 @@ impl Drop for RunCgroup {
     }
 }
 
-/// Whether run cgroups can be made here: `Ok` with what they hold, or why not.
+/// Whether run cgroups can be made here: `Ok` with what they hold, or why not. Also removes the run cgroups of
+/// graders that are gone (a grader that exits or is killed may leave its last ones behind, empty).
 pub fn available() -> Result<String, String> {
+    for parent in parents() {
+        let Ok(entries) = std::fs::read_dir(&parent.dir) else { continue };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let owner = name.strip_prefix("referee-").and_then(|rest| rest.split('-').next()).map(str::to_string);
+            let dead =
+                owner.and_then(|p| p.parse::<u32>().ok()).is_some_and(|p| !Path::new(&format!("/proc/{p}")).exists());
+            if dead {
+                let _ = std::fs::remove_dir(entry.path());
+            }
+        }
+    }
     let probe = RunCgroup::create(&format!("probe-{}", std::process::id()), &Limits::default())?;
     let kinds = parents().iter().map(|p| p.kind).collect::<Vec<_>>();
     drop(probe);
