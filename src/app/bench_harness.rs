@@ -2,7 +2,8 @@
 //!
 //! A class of trivial Python or Java submissions (each prints the official answer of the built-in stats suite) is run four
 //! ways: every command bare (spawn, capture, wait) one after another and with `--jobs` threads, then graded as a
-//! class with `-j 1` and `-j JOBS` (scratch copies, sandbox user, limits, launcher, comparison, result files).
+//! class with `-j 1` and `-j JOBS` (scratch copies, sandbox user and layers, limits, launcher, comparison, result
+//! files). Then the sandbox's own setup per run: `true` run through the runner with and without the layers.
 
 use std::io::Write;
 use std::path::Path;
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::cli::{exit, BenchArgs, BenchLang};
 use crate::harness::grade::class::{discover, grade_class, make_traversable, Store};
 use crate::harness::grade::{for_each_parallel, GradeConfig, PreparedSuite};
-use crate::harness::runner::{Limits, Sandbox, Template};
+use crate::harness::runner::{self, Limits, RunSpec, Sandbox, Template};
 use crate::harness::suite::{builtin, Expected};
 
 /// Rounds of the four measurements; each is reported as its median.
@@ -173,10 +174,53 @@ fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
             "as this user"
         }
     );
+    let layers = Sandbox::default_for_this_process().layers.names();
+    let _ = writeln!(out, "sandbox layers: {}", if layers.is_empty() { "none".into() } else { layers.join(", ") });
     let _ = writeln!(out, "{}", line("bare, sequential", bare_1));
     let _ = writeln!(out, "{}  overhead {:+.1}%", line("graded, -j 1", graded_1), pct(graded_1, bare_1));
     let _ = writeln!(out, "{}", line(&format!("bare, {jobs} threads"), bare_j));
     let _ = writeln!(out, "{}  overhead {:+.1}%", line(&format!("graded, -j {jobs}"), graded_j), pct(graded_j, bare_j));
     let _ = writeln!(out, "speed-up of -j {jobs} over -j 1: {:.2}x", graded_1.as_secs_f64() / graded_j.as_secs_f64());
+    setup_cost(work.path(), out)
+}
+
+/// Runs of `true` through the runner, with and without the sandbox layers: the difference of the medians is what
+/// the layers cost each run (the launcher's second process, namespaces, the private /proc, Landlock, the cgroup).
+fn setup_cost(work: &Path, out: &mut dyn Write) -> Result<(), String> {
+    const RUNS: usize = 40;
+    let with = Sandbox::default_for_this_process();
+    let without = Sandbox { layers: Default::default(), ..with };
+    let dir = work.join("setup");
+    make_traversable(&dir).map_err(|e| e.to_string())?;
+    let time = |sandbox: Sandbox| -> Result<Duration, String> {
+        let spec = RunSpec {
+            program: "true".into(),
+            args: Vec::new(),
+            cwd: dir.clone(),
+            stdin: None,
+            env: Vec::new(),
+            limits: Limits::default(),
+            sandbox,
+            cancel: None,
+        };
+        let mut times = Vec::new();
+        for _ in 0..RUNS {
+            let start = Instant::now();
+            runner::run(&spec).map_err(|e| e.to_string())?;
+            times.push(start.elapsed());
+        }
+        Ok(median(times))
+    };
+    let _ = time(with)?;
+    let (bare, sandboxed) = (time(without)?, time(with)?);
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let _ = writeln!(
+        out,
+        "sandbox setup per run: {:.2} ms (`true` through the runner: {:.2} ms without the layers, {:.2} ms with; \
+         median of {RUNS})",
+        ms(sandboxed) - ms(bare),
+        ms(bare),
+        ms(sandboxed)
+    );
     Ok(())
 }

@@ -72,6 +72,17 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         fixed: if args.suite.is_some() { "suite" } else { "official" },
         suite,
     };
+    if let Err(code) = super::sandbox::gate(args.sandbox.policy, "referee check takestones", err) {
+        return code;
+    }
+    // The student's own program in the student's own folder: their own user, every sandbox layer on.
+    let sandbox = match Sandbox::for_untrusted(true, args.sandbox.policy) {
+        Ok(sandbox) => sandbox,
+        Err(message) => {
+            let _ = writeln!(err, "referee check takestones: {message}");
+            return exit::INTERNAL;
+        }
+    };
     if let Some(problem) = config.problem() {
         return usage(err, format!("--suite {}: {problem}", config.suite.source));
     }
@@ -86,7 +97,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             build: Some(build.clone()),
             limits: Limits::default(),
             build_timeout,
-            sandbox: Sandbox::default(),
+            sandbox,
             case_jobs: 1,
             cancel: Arc::new(AtomicBool::new(false)),
             run_id: "check".into(),
@@ -113,7 +124,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             stdin: None,
             env: Vec::new(),
             limits: Limits::default().with_timeout(timeout),
-            sandbox: Sandbox::default(),
+            sandbox,
             cancel: None,
         };
         let failed = |how: String, stderr: &[u8]| {

@@ -25,11 +25,19 @@ pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Some(crate::cli::GradeGame::Othello(game)) => return super::othello::grade::run(game, out, err),
         None => {}
     }
+    if let Err(code) = super::sandbox::gate(args.sandbox.policy, "referee grade", err) {
+        return code;
+    }
     match Setup::new(args) {
-        Ok(setup) => match &args.submissions {
-            Some(dir) => grade_class(args, &setup, dir, out, err),
-            None => grade_one(args, &setup, out, err),
-        },
+        Ok(setup) => {
+            for note in &setup.notes {
+                let _ = writeln!(err, "referee grade: {note}");
+            }
+            match &args.submissions {
+                Some(dir) => grade_class(args, &setup, dir, out, err),
+                None => grade_one(args, &setup, out, err),
+            }
+        }
         Err(message) => {
             let _ = writeln!(err, "referee grade: {message}");
             exit::USAGE
@@ -44,6 +52,8 @@ struct Setup {
     color: bool,
     _scratch: grade::scratch::Scratch,
     scratch_root: PathBuf,
+    /// Notes for the TA before grading (the sandbox user runs another interpreter than the TA's).
+    notes: Vec<String>,
 }
 
 impl Setup {
@@ -92,7 +102,14 @@ impl Setup {
             .map(|t| parse_duration(t, "--build-timeout"))
             .transpose()?
             .unwrap_or(Duration::from_secs(120));
-        let sandbox = if args.run_as_self { Sandbox::default() } else { Sandbox::default_for_this_process() };
+        let sandbox = Sandbox::for_untrusted(args.run_as_self, args.sandbox.policy)?;
+        let mut notes = Vec::new();
+        for (flag, template) in [("--cmd", Some(&command)), ("--build", build.as_ref())] {
+            let Some(template) = template else { continue };
+            let (program, _) = template.expand(Path::new("."), &[]);
+            sandbox::resolve_program(&program, &sandbox).map_err(|e| format!("{flag}: {e}"))?;
+            notes.extend(sandbox::resolution_note(&program, &sandbox));
+        }
         // Also removes the scratch folders of earlier graders that were killed.
         let scratch =
             grade::scratch::Scratch::create(&args.work.clone().unwrap_or_else(std::env::temp_dir), "referee-")
@@ -118,7 +135,7 @@ impl Setup {
             ColorChoice::Never => false,
             ColorChoice::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
         };
-        Ok(Setup { suite: prepared, config, color, _scratch: scratch, scratch_root })
+        Ok(Setup { suite: prepared, config, color, _scratch: scratch, scratch_root, notes })
     }
 
     fn report(&self, submissions: Vec<SubmissionResult>) -> RunReport {

@@ -15,6 +15,7 @@ pub mod mancala;
 pub mod merge;
 pub mod othello;
 pub mod progress;
+pub mod sandbox;
 pub mod shard;
 pub mod takestones;
 pub mod verify;

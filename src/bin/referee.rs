@@ -30,6 +30,7 @@ fn main() -> ExitCode {
             Command::Gen(args) => app::gen::run(args, &mut out, &mut err),
             Command::Verify(args) => app::verify::run(args, &mut out),
             Command::Bench(args) => app::bench::run(args, &mut out, &mut err),
+            Command::Sandbox => app::sandbox::run(&mut out),
             Command::Match(MatchGame::Mancala(args)) => app::mancala::matches::run(args, &mut out, &mut err),
             Command::Match(MatchGame::Othello(args)) => app::othello::matches::run(args, &mut out, &mut err),
             Command::Tournament(TournamentGame::Mancala(args)) => {

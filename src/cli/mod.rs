@@ -83,6 +83,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Measure search speed and print the numbers.
     Bench(BenchArgs),
+    /// Print each sandbox layer untrusted code runs under on this machine, in force or not, and why.
+    Sandbox,
     /// Play agents against each other under a clock and print every move and the winner.
     #[command(subcommand)]
     Match(MatchGame),
@@ -160,6 +162,15 @@ pub struct AgentArgs {
     pub seed: u64,
 }
 
+/// `--sandbox`, shared by every command that runs untrusted code.
+#[derive(Debug, Clone, Args)]
+pub struct SandboxArgs {
+    /// best-effort: use every sandbox layer this machine offers and warn about the others; require: refuse (exit
+    /// 3) before running anything unless all are in force (see `referee sandbox`).
+    #[arg(long = "sandbox", value_enum, default_value = "best-effort")]
+    pub policy: crate::harness::runner::layers::Policy,
+}
+
 /// How agents are run: clock, Java, sandbox.
 #[derive(Debug, Clone, Args)]
 pub struct ArenaOptions {
@@ -184,6 +195,9 @@ pub struct ArenaOptions {
     /// Run agents as the referee's own user even when it is root (by default root runs them as dedicated users).
     #[arg(long)]
     pub run_as_self: bool,
+    /// The sandbox policy.
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
     /// Where compiled players and game folders go (default: a temporary folder).
     #[arg(long)]
     pub work: Option<std::path::PathBuf>,
@@ -390,9 +404,13 @@ pub struct GradeArgs {
     /// Color: auto, always, never.
     #[arg(long, value_enum, default_value_t)]
     pub color: ColorChoice,
-    /// Run submissions as the grader's own user even when it is root (by default root runs them as `nobody`).
+    /// Run submissions as the grader's own user even when it is root (by default root runs each submission as
+    /// an unprivileged uid of its own, from 600000, group nogroup).
     #[arg(long)]
     pub run_as_self: bool,
+    /// The sandbox policy.
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
     /// Where scratch folders go (default: the system temp folder).
     #[arg(long)]
     pub work: Option<std::path::PathBuf>,
@@ -470,9 +488,13 @@ pub struct CheckArgs {
     /// othello: also write the full report (every failing call) as JSON to this file.
     #[arg(long)]
     pub json: Option<std::path::PathBuf>,
-    /// othello: run your code as your own user even as root (by default root runs it as `nobody`).
+    /// othello: run your code as your own user even as root (by default root runs it as an unprivileged uid from
+    /// 600000).
     #[arg(long)]
     pub run_as_self: bool,
+    /// The sandbox policy.
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
 }
 
 /// How `referee gen` lays a suite out.

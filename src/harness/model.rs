@@ -198,6 +198,9 @@ pub struct SubmissionResult {
     /// Fingerprint of the hand-in's files (class runs; empty otherwise); a resumed run re-grades a resubmission.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub handin: String,
+    /// The sandbox layers its runs were started with (`landlock`, `network`, `pid`, `cgroup`; see `referee sandbox`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sandbox: Vec<String>,
 }
 
 impl SubmissionResult {

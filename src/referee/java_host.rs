@@ -12,7 +12,7 @@ use crate::harness::grade::workspace::lay_out;
 use crate::harness::runner::sandbox::{hand_over, Sandbox};
 use crate::harness::runner::{run, Limits, RunSpec};
 
-use super::spec::PrepareError;
+use super::prepare_error::PrepareError;
 
 /// The host's sources, written next to the student's files before compiling.
 pub const SOURCES: [(&str, &str); 3] = [
@@ -105,7 +105,8 @@ pub fn build(source: &Path, dir: &Path, tools: &JavaTools, sandbox: &Sandbox) ->
     let spec = RunSpec {
         program: tools.javac.clone(),
         args,
-        cwd: root.clone(),
+        // The folder above the sources and the classes: under Landlock a run writes only below its own folder.
+        cwd: dir.to_path_buf(),
         stdin: None,
         env: Vec::new(),
         limits: Limits::default().with_timeout(std::time::Duration::from_secs(120)),

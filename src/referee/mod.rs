@@ -7,7 +7,7 @@
 //! - [`agent`]: time control and adjudication of one turn, restarts; the Othello course's protocol as a dialect.
 //! - [`game_loop`]: one game between two agents, for any [`game_loop::Refereed`] game.
 //! - [`spec`]: `builtin:NAME`, `cmd:COMMAND`, a student's Java player ([`java_host`]) or Python agent
-//!   ([`python_host`]).
+//!   ([`python_host`]); [`prepare_error`]: why one cannot play.
 //! - [`record`]: game records; [`rating`]: Bradley-Terry ratings; [`slots`]: one game per CPU.
 //! - [`mancala`]: Mancala games.
 //! - [`othello`]: Othello games in the course's protocol, and conformance of students' search functions.
@@ -17,6 +17,7 @@ pub mod game_loop;
 pub mod java_host;
 pub mod mancala;
 pub mod othello;
+pub mod prepare_error;
 pub mod process;
 pub mod protocol;
 pub mod python_host;

@@ -11,7 +11,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::harness::runner::launcher;
+use crate::harness::runner::cgroup::RunCgroup;
+use crate::harness::runner::launcher::{self, Extras};
 use crate::harness::runner::sandbox::{self, GroupSignal, Sandbox, MARKER_VAR};
 use crate::harness::runner::{Limits, RunError};
 
@@ -38,6 +39,8 @@ pub struct Launch {
     pub sandbox: Sandbox,
     /// Pin it to this CPU (one thinking agent per core).
     pub pin: Option<usize>,
+    /// Folders it may read besides its working folder and the system (its compiled classes, its module).
+    pub readable: Vec<PathBuf>,
 }
 
 /// What came from the agent's stdout.
@@ -65,6 +68,8 @@ pub struct AgentProcess {
     stderr_done: Arc<AtomicBool>,
     marker: String,
     paused: bool,
+    /// Removed after the process group is killed (fields drop after `Drop::drop`).
+    _cgroup: Option<RunCgroup>,
 }
 
 impl AgentProcess {
@@ -79,15 +84,19 @@ impl AgentProcess {
         let resolved = sandbox::resolve_program(&launch.program, &launch.sandbox).map_err(spawn_error)?;
         let exe = launcher::launcher_path().ok_or_else(|| spawn_error("the referee launcher was not found".into()))?;
         let marker = sandbox::next_marker();
+        let cgroup = if launch.sandbox.layers.cgroup {
+            Some(RunCgroup::create(&marker, &launch.limits).map_err(spawn_error)?)
+        } else {
+            None
+        };
+        let extras = Extras {
+            pin: launch.pin,
+            readable: launch.readable.clone(),
+            cgroups: cgroup.as_ref().map(|c| c.dirs().to_vec()).unwrap_or_default(),
+        };
         let mut command = Command::new(exe);
         command
-            .args(launcher::pinned_arguments(
-                &launch.limits,
-                launch.sandbox.identity,
-                launch.pin,
-                &resolved,
-                &launch.args,
-            ))
+            .args(launcher::arguments(&launch.limits, &launch.sandbox, &extras, &resolved, &launch.args))
             .current_dir(&launch.cwd)
             .env(MARKER_VAR, &marker)
             .env("TMPDIR", &launch.cwd)
@@ -118,7 +127,7 @@ impl AgentProcess {
             std::thread::spawn(move || keep_tail(err, &tail, &done));
         }
         let stdin = child.stdin.take();
-        Ok(AgentProcess { child, pid, stdin, lines, stderr, stderr_done, marker, paused: false })
+        Ok(AgentProcess { child, pid, stdin, lines, stderr, stderr_done, marker, paused: false, _cgroup: cgroup })
     }
 
     /// Writes one line (a newline is added) and flushes. A dead agent is noticed on the read side, so a failed

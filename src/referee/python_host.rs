@@ -10,7 +10,7 @@ use crate::harness::grade::python_syntax::{self, SyntaxCheckError};
 use crate::harness::grade::workspace::lay_out;
 use crate::harness::runner::sandbox::{hand_over, Sandbox};
 
-use super::spec::PrepareError;
+use super::prepare_error::PrepareError;
 
 /// The project's `othello_shared.py`, API-compatible with the course's, written for the project.
 pub const OTHELLO_SHARED: &str = include_str!("othello/python/othello_shared.py");

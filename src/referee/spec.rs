@@ -12,6 +12,8 @@ use super::agent::{Agent, Dialect};
 use super::process::Launch;
 use super::{java_host, python_host};
 
+pub use super::prepare_error::PrepareError;
+
 /// An agent as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AgentSpec {
@@ -110,17 +112,6 @@ impl Setup {
     }
 }
 
-/// Why an agent cannot play.
-#[derive(Debug, thiserror::Error)]
-pub enum PrepareError {
-    /// The student's code does not compile or cannot be found: the student's fault.
-    #[error("{0}")]
-    Build(String),
-    /// The referee could not set it up (a missing JDK, an unwritable folder): never the student's fault.
-    #[error("{0}")]
-    Setup(String),
-}
-
 /// An agent ready to be started for any number of games.
 #[derive(Debug)]
 pub struct Prepared {
@@ -184,6 +175,7 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
                 limits: setup.limits,
                 sandbox: Sandbox::default(),
                 pin: None,
+                readable: Vec::new(),
             };
             Ok(Prepared { label, python_file: None, game, launch, course, trusted: true, _lease: None })
         }
@@ -201,6 +193,7 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
                 limits: setup.limits,
                 sandbox,
                 pin: None,
+                readable: Vec::new(),
             };
             Ok(Prepared { label, python_file: None, game, launch, course, trusted: false, _lease: Some(lease) })
         }
@@ -209,6 +202,7 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
             let dir = setup.work.join("agents").join(safe_name(&label));
             let built = java_host::build(path, &dir, &setup.java, &sandbox)?;
             let mut args: Vec<OsString> = java_host::JVM_FLAGS.iter().map(OsString::from).collect();
+            let readable = vec![built.classes.clone()];
             args.extend([
                 OsString::from("-cp"),
                 built.classes.into_os_string(),
@@ -223,6 +217,7 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
                 limits: setup.limits,
                 sandbox,
                 pin: None,
+                readable,
             };
             Ok(Prepared { label, python_file: None, game, launch, course, trusted: false, _lease: Some(lease) })
         }
@@ -236,6 +231,7 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
                 (OsString::from("PYTHONUNBUFFERED"), OsString::from("1")),
                 (OsString::from("PYTHONDONTWRITEBYTECODE"), OsString::from("1")),
             ];
+            let readable = built.file.parent().map(Path::to_path_buf).into_iter().collect();
             let launch = Launch {
                 program: setup.python.clone(),
                 args: vec![built.file.into_os_string()],
@@ -244,6 +240,7 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
                 limits: setup.limits,
                 sandbox,
                 pin: None,
+                readable,
             };
             Ok(Prepared { label, python_file, game, launch, course, trusted: false, _lease: Some(lease) })
         }

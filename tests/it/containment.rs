@@ -118,7 +118,7 @@ fn every_hostile_program_is_contained_with_the_right_status() {
             "escape_writer" if is_root() => {
                 let lines: Vec<&str> = case.stdout.text.lines().collect();
                 assert_eq!(lines.len(), 4, "{lines:?}");
-                // The scratch folders and root's home are out of reach; only /tmp is shared (documented).
+                // The scratch folders and root's home are out of reach; /tmp too under Landlock (see sandbox.rs).
                 for line in &lines[..3] {
                     assert!(line.ends_with(": denied"), "{line}");
                 }

@@ -30,6 +30,7 @@ mod properties;
 mod referee;
 mod referee_grade;
 mod render;
+mod sandbox;
 mod shard;
 mod snapshots;
 mod util;

@@ -366,6 +366,7 @@ fn grading_gives_the_same_causes_as_feedback() {
         run: "r".into(),
         fingerprint: "f".into(),
         handin: String::new(),
+        sandbox: Vec::new(),
     };
     add_check(
         &mut result,

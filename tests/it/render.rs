@@ -116,6 +116,7 @@ fn alice() -> SubmissionResult {
         run: "run-1".into(),
         fingerprint: "suite-fp-1".into(),
         handin: String::new(),
+        sandbox: Vec::new(),
     }
 }
 
@@ -154,6 +155,7 @@ fn bob() -> SubmissionResult {
         run: "run-1".into(),
         fingerprint: "suite-fp-1".into(),
         handin: String::new(),
+        sandbox: Vec::new(),
     }
 }
 

@@ -42,6 +42,8 @@ pub struct Grader<'a> {
     pub run: String,
     /// See [`ClassRun::fingerprint`].
     pub fingerprint: String,
+    /// The sandbox layers agents run under (recorded in each result).
+    pub sandbox: Vec<String>,
 }
 
 impl Grader<'_> {
@@ -62,6 +64,7 @@ impl Grader<'_> {
             run: self.run.clone(),
             fingerprint: self.fingerprint.clone(),
             handin: String::new(),
+            sandbox: self.sandbox.clone(),
         }
     }
 }
@@ -144,8 +147,14 @@ pub fn run(
     let slots = CpuSlots::new(jobs);
     let progress = crate::app::progress::Progress::on_stderr(plan.todo.len(), "grading", "students");
     let mut failures = Vec::new();
-    let grader =
-        Grader { slots: &slots, cancel: &cancel, run: class.seed.to_string(), fingerprint: class.fingerprint.clone() };
+    let grader = Grader {
+        slots: &slots,
+        cancel: &cancel,
+        run: class.seed.to_string(),
+        fingerprint: class.fingerprint.clone(),
+        // Agents run with every layer the machine offers (the gate has already refused a missing one if required).
+        sandbox: crate::harness::runner::layers::probe().layers.names(),
+    };
     for_each_parallel(
         &plan.todo,
         jobs,

@@ -119,7 +119,7 @@ impl Arena {
             }
         };
         crate::harness::grade::class::make_traversable(&work).map_err(|e| format!("{}: {e}", work.display()))?;
-        let sandbox = if options.run_as_self { Sandbox::default() } else { Sandbox::default_for_this_process() };
+        let sandbox = Sandbox::for_untrusted(options.run_as_self, options.sandbox.policy)?;
         // Agents live for a whole game: the wall clock is the referee's, the CPU limit only a backstop for an
         // agent left behind (a game of 200 moves at the limit, plus restarts).
         let game_seconds = (clock.per_move + clock.tolerance).as_secs().max(1) * 200 + clock.startup.as_secs();

@@ -9,6 +9,9 @@ use super::BUILTINS;
 
 /// Runs `referee match mancala`; returns the exit code.
 pub fn run(args: &MancalaMatchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee match mancala", err) {
+        return code;
+    }
     let seed = crate::app::seed_or_now(args.arena.seed);
     match Arena::new(&args.arena, seed, "mancala") {
         Ok(arena) => arena::matches::run(&super::contest(args.stones), &BUILTINS, &args.common, &arena, out, err),
@@ -25,6 +28,9 @@ pub fn tournament(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut d
     if let Err(e) = sharded.and_then(|s| crate::app::shard::require_seed(s, args.arena.seed)) {
         let _ = writeln!(err, "referee tournament mancala: {e}");
         return exit::USAGE;
+    }
+    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee tournament mancala", err) {
+        return code;
     }
     let seed = crate::app::seed_or_now(args.arena.seed);
     match Arena::new(&args.arena, seed, "mancala") {

@@ -13,6 +13,9 @@ pub const DEFAULT_CASES: usize = 60;
 
 /// Runs the check; returns the exit code (0 all agree, 1 something does not, 2 usage, 3 Python or I/O trouble).
 pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if let Err(code) = crate::app::sandbox::gate(args.sandbox.policy, "referee check othello", err) {
+        return code;
+    }
     let mut fail = |code: u8, message: String| {
         let _ = writeln!(err, "referee check othello: {message}");
         code
@@ -31,7 +34,10 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(t) => t,
         Err(message) => return fail(exit::USAGE, message),
     };
-    let sandbox = if args.run_as_self { Sandbox::default() } else { Sandbox::default_for_this_process() };
+    let sandbox = match Sandbox::for_untrusted(args.run_as_self, args.sandbox.policy) {
+        Ok(sandbox) => sandbox,
+        Err(message) => return fail(exit::INTERNAL, message),
+    };
     let options = Options {
         python: args.python.clone().into(),
         seed: seed_or_now(args.seed),

@@ -23,6 +23,9 @@ use super::OthelloContest;
 
 /// Runs `referee grade othello`; returns the exit code.
 pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee grade othello", err) {
+        return code;
+    }
     let fail = |err: &mut dyn Write, code: u8, message: String| {
         let _ = writeln!(err, "referee grade othello: {message}");
         code

@@ -9,6 +9,9 @@ use super::BUILTINS;
 
 /// Runs `referee match othello`; returns the exit code.
 pub fn run(args: &OthelloMatchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee match othello", err) {
+        return code;
+    }
     match super::arena(&args.othello, &args.arena) {
         Ok((contest, arena)) => arena::matches::run(&contest, &BUILTINS, &args.common, &arena, out, err),
         Err(e) => {
@@ -24,6 +27,9 @@ pub fn tournament(args: &OthelloTournamentArgs, out: &mut dyn Write, err: &mut d
     if let Err(e) = sharded.and_then(|s| crate::app::shard::require_seed(s, args.arena.seed)) {
         let _ = writeln!(err, "referee tournament othello: {e}");
         return exit::USAGE;
+    }
+    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee tournament othello", err) {
+        return code;
     }
     match super::arena(&args.othello, &args.arena) {
         Ok((contest, arena)) => arena::tournament::run(&contest, &BUILTINS, &args.common, &arena, out, err),

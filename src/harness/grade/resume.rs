@@ -131,6 +131,7 @@ mod tests {
             run: "earlier".into(),
             fingerprint: settings.into(),
             handin: handin.into(),
+            sandbox: Vec::new(),
         }
     }
 

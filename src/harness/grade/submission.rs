@@ -67,6 +67,7 @@ pub fn grade_submission(
         run: config.run_id.clone(),
         fingerprint: fingerprint.clone(),
         handin: String::new(),
+        sandbox: config.sandbox.layers.names(),
     };
     let dir = match lay_out(source, &scratch.join("submission"), &config.sandbox) {
         Ok(dir) => dir,

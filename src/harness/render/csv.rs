@@ -91,6 +91,7 @@ mod tests {
             run: String::new(),
             fingerprint: String::new(),
             handin: String::new(),
+            sandbox: Vec::new(),
         }
     }
 

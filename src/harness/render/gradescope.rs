@@ -138,6 +138,9 @@ fn summary(s: &SubmissionResult) -> String {
             excerpt::head_lines(&build.message, usize::MAX).0.join("\n")
         ));
     }
+    if !s.sandbox.is_empty() {
+        text.push_str(&format!("\nSandbox: {}.", s.sandbox.join(", ")));
+    }
     let harness_errors = s.cases.iter().filter(|c| c.status == Status::HarnessError).count();
     if harness_errors > 0 {
         text.push_str(&format!(
@@ -222,6 +225,7 @@ mod tests {
             run: "r".into(),
             fingerprint: "f".into(),
             handin: String::new(),
+            sandbox: Vec::new(),
         }
     }
 

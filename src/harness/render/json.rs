@@ -117,6 +117,7 @@ mod tests {
                 run: "r".into(),
                 fingerprint: "f".into(),
                 handin: String::new(),
+                sandbox: Vec::new(),
             }],
         }
     }

@@ -97,6 +97,9 @@ fn write_submission(s: &SubmissionResult, suite: Option<&str>, out: &mut dyn Wri
         Some(suite) => writeln!(out, "Suite {}: {counts}", code(suite, false))?,
         None => writeln!(out, "{counts}")?,
     }
+    if !s.sandbox.is_empty() {
+        writeln!(out, "\nSandbox: {}.", s.sandbox.join(", "))?;
+    }
 
     if let Some(build) = s.build.as_ref().filter(|b| !b.ok) {
         writeln!(out, "\n## Build failed\n")?;

@@ -300,6 +300,7 @@ mod tests {
             run: "r".into(),
             fingerprint: "f".into(),
             handin: String::new(),
+            sandbox: Vec::new(),
         }
     }
 

@@ -5,9 +5,15 @@
 //! - [`Limits`]: time, CPU, memory, output, processes, file size.
 //! - [`sandbox`]: the user runs execute as, the limits' system calls, marker-based cleanup.
 //! - [`launcher`]: `referee __exec`, which sets the limits on itself as the sandbox user, then execs the program.
+//! - [`layers`]: which sandbox layers (Landlock, network and PID namespaces, cgroups) this machine offers.
+//! - [`cgroup`]: a cgroup per run.
 //! - [`Template`]: `--cmd` / `--build` templates.
 
+pub mod cgroup;
+#[cfg(target_os = "linux")]
+mod confine;
 pub mod launcher;
+pub mod layers;
 mod limits;
 pub mod process;
 pub mod sandbox;

@@ -9,7 +9,8 @@ use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::launcher;
+use super::cgroup::RunCgroup;
+use super::launcher::{self, Extras};
 use super::sandbox::{self, GroupSignal, Sandbox, MARKER_VAR};
 use super::Limits;
 
@@ -112,12 +113,28 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     // Under the grader's own user, Linux lets the grader set the limits right after spawning (`prlimit` needs no
     // privilege on one's own processes), which saves the launcher's exec (about 0.75 ms a run); switching to a
     // sandbox user needs the launcher.
-    let launcher =
-        if spec.sandbox.identity.is_none() && cfg!(target_os = "linux") { None } else { launcher::launcher_path() };
+    let bare = spec.sandbox.identity.is_none() && !spec.sandbox.layers.any();
+    let launcher = if bare && cfg!(target_os = "linux") { None } else { launcher::launcher_path() };
+    if launcher.is_none() && spec.sandbox.layers.any() {
+        let message = "the referee launcher, which sets up the sandbox, was not found".to_string();
+        return Err(RunError::Spawn { program, source: std::io::Error::other(message) });
+    }
+    // Dropped (removed) when this function returns, after every process of the run is dead.
+    let cgroup =
+        if spec.sandbox.layers.cgroup {
+            Some(RunCgroup::create(&marker, &spec.limits).map_err(|message| RunError::Spawn {
+                program: program.clone(),
+                source: std::io::Error::other(message),
+            })?)
+        } else {
+            None
+        };
     let mut command = match &launcher {
         Some(path) => {
+            let extras =
+                Extras { cgroups: cgroup.as_ref().map(|c| c.dirs().to_vec()).unwrap_or_default(), ..Extras::default() };
             let mut c = Command::new(path);
-            c.args(launcher::arguments(&spec.limits, spec.sandbox.identity, &resolved, &spec.args));
+            c.args(launcher::arguments(&spec.limits, &spec.sandbox, &extras, &resolved, &spec.args));
             c
         }
         None => {
@@ -252,7 +269,11 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let exit =
         state.exit.ok_or_else(|| RunError::Lost { program: program.clone(), message: "no exit status".into() })?;
     let (stdout, stdout_truncated) = state.stdout.unwrap_or_default();
-    let (stderr, stderr_truncated) = state.stderr.unwrap_or_default();
+    let (mut stderr, stderr_truncated) = state.stderr.unwrap_or_default();
+    if stderr.ends_with(launcher::LEFTOVERS_TAG.as_bytes()) {
+        stderr.truncate(stderr.len() - launcher::LEFTOVERS_TAG.len());
+        state.leftovers = true;
+    }
     if exit.code() == Some(launcher::FAILED_EXIT) {
         if let Some(message) = stderr.strip_prefix(launcher::FAILED_TAG.as_bytes()) {
             let message = String::from_utf8_lossy(message).trim_end().to_string();

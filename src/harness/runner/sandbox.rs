@@ -6,7 +6,7 @@
 //! left behind by one that was itself killed.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -30,6 +30,8 @@ pub struct Sandbox {
     /// Run as this user (only possible when the grader is root). With a dedicated user, RLIMIT_NPROC bounds a
     /// fork bomb (root ignores it) and the submission cannot write to the grader's files.
     pub identity: Option<Identity>,
+    /// The layers runs get (Landlock, namespaces, cgroup); none for trusted programs.
+    pub layers: super::layers::Layers,
 }
 
 /// The first uid leased to submissions: each submission graded at the same time as others gets its own uid, so
@@ -52,7 +54,7 @@ impl Sandbox {
         let Some(base) = self.identity else { return (*self, Lease { _lock: None }) };
         match lock_free_uid() {
             Some((uid, lock)) => {
-                (Sandbox { identity: Some(Identity { uid, gid: base.gid }) }, Lease { _lock: Some(lock) })
+                (Sandbox { identity: Some(Identity { uid, gid: base.gid }), ..*self }, Lease { _lock: Some(lock) })
             }
             // No lock folder: fall back to the shared identity (RLIMIT_NPROC then counts all runs together).
             None => (*self, Lease { _lock: None }),
@@ -81,35 +83,65 @@ fn lock_free_uid() -> Option<(u32, std::fs::File)> {
 }
 
 /// Finds `program` the way `execvp` would, but when runs use a dedicated user, only where that user can reach
-/// it (a `python3` shim under root's home is invisible to `nobody`).
+/// it (a `python3` shim under root's home is out of reach of a uid from [`UID_BASE`]).
 ///
 /// # Errors
-/// A message naming what was found and why it cannot be used.
+/// A message naming what was found and why it cannot be used, or saying that nothing by that name is on `PATH`
+/// (rather than the "Permission denied" `execvp` gives when a folder on `PATH` is closed to the sandbox user).
 pub fn resolve_program(program: &std::ffi::OsStr, sandbox: &Sandbox) -> Result<std::ffi::OsString, String> {
     let text = program.to_string_lossy();
-    if sandbox.identity.is_none() || text.contains('/') {
+    if text.contains('/') {
         return Ok(program.to_os_string());
     }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let mut unreachable = None;
-    for dir in std::env::split_paths(&path) {
-        let candidate = dir.join(program);
-        if !candidate.is_file() {
-            continue;
-        }
-        if reachable_by_others(&candidate) {
-            return Ok(candidate.into_os_string());
-        }
-        unreachable.get_or_insert(candidate);
+    let (mine, theirs) = candidates(program);
+    if sandbox.identity.is_none() {
+        return Ok(mine.map_or_else(|| program.to_os_string(), PathBuf::into_os_string));
     }
-    match unreachable {
-        Some(found) => Err(format!(
+    match (theirs, mine) {
+        (Some(found), _) => Ok(found.into_os_string()),
+        (None, Some(found)) => Err(format!(
             "'{text}' is only found at {}, which the sandbox user cannot reach; give a full path to a system-wide \
              program or use --run-as-self",
             found.display()
         )),
-        None => Ok(program.to_os_string()),
+        (None, None) => {
+            Err(format!("command '{text}' not found for the sandbox user: no program by that name on PATH"))
+        }
     }
+}
+
+/// The first `program` on `PATH` (the grader's own resolution) and the first one a sandbox user can reach.
+fn candidates(program: &std::ffi::OsStr) -> (Option<PathBuf>, Option<PathBuf>) {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found: Vec<PathBuf> =
+        std::env::split_paths(&path).map(|dir| dir.join(program)).filter(|c| c.is_file()).collect();
+    let reachable = found.iter().find(|c| reachable_by_others(c)).cloned();
+    (found.into_iter().next(), reachable)
+}
+
+/// When the sandbox user gets another `program` than the grader would run (a pyenv `python3` under root's home is
+/// out of its reach, so it runs `/usr/bin/python3`): a note naming both, with their versions.
+pub fn resolution_note(program: &std::ffi::OsStr, sandbox: &Sandbox) -> Option<String> {
+    if sandbox.identity.is_none() || program.to_string_lossy().contains('/') {
+        return None;
+    }
+    let (Some(mine), Some(theirs)) = candidates(program) else { return None };
+    if std::fs::canonicalize(&mine).ok() == std::fs::canonicalize(&theirs).ok() {
+        return None;
+    }
+    let version = |p: &Path| {
+        let out = std::process::Command::new(p).arg("--version").stdin(std::process::Stdio::null()).output().ok()?;
+        let text = if out.stdout.is_empty() { out.stderr } else { out.stdout };
+        String::from_utf8_lossy(&text).lines().next().map(|l| format!(" ({})", l.trim()))
+    };
+    Some(format!(
+        "note: '{}' is {}{} for you, but the sandbox user cannot reach it and runs {}{}",
+        program.to_string_lossy(),
+        mine.display(),
+        version(&mine).unwrap_or_default(),
+        theirs.display(),
+        version(&theirs).unwrap_or_default()
+    ))
 }
 
 /// Whether a user other than the owner can execute `path`: every folder above it searchable by others and the
@@ -130,13 +162,26 @@ fn reachable_by_others(path: &Path) -> bool {
 }
 
 impl Sandbox {
-    /// `nobody` when the grader runs as root, otherwise the grader's own user.
+    /// Dedicated users (leased uids from [`UID_BASE`], group `nogroup`) when the grader runs as root, otherwise
+    /// the grader's own user; with every layer this machine offers.
     pub fn default_for_this_process() -> Sandbox {
+        let layers = super::layers::probe().layers;
         if is_root() {
-            Sandbox { identity: Some(nobody()) }
+            Sandbox { identity: Some(nobody()), layers }
         } else {
-            Sandbox { identity: None }
+            Sandbox { identity: None, layers }
         }
+    }
+
+    /// The sandbox for untrusted runs: [`Sandbox::default_for_this_process`], or the grader's own user with
+    /// `run_as_self`; the layers under `policy`.
+    ///
+    /// # Errors
+    /// Under [`Policy::Require`](super::layers::Policy::Require), the layers that are missing and why.
+    pub fn for_untrusted(run_as_self: bool, policy: super::layers::Policy) -> Result<Sandbox, String> {
+        let layers = super::layers::select(policy)?;
+        let identity = if run_as_self { None } else { Sandbox::default_for_this_process().identity };
+        Ok(Sandbox { identity, layers })
     }
 }
 

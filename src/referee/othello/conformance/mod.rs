@@ -128,6 +128,7 @@ pub fn run(file: &Path, options: &Options) -> Result<Report, HarnessError> {
         limits: Limits { cpu_seconds: 3600, ..Limits::default() },
         sandbox,
         pin: None,
+        readable: vec![helper_dir.clone()],
     };
     let fixed = cases::fixed();
     let random = cases::random(options.seed, options.cases);

@@ -1,0 +1,163 @@
+//! A cgroup per run: created by the grader beside its own cgroup, joined by the launcher before `exec`, removed
+//! after the run. The run gets an equal CPU share (so a fork bomb's hundreds of spinning processes weigh as much as
+//! one student's JVM, not hundreds of times more), a memory limit (the `--memory` value: it counts what the JVM
+//! touches, not what it reserves, so the JVM still starts) and a pids limit.
+//!
+//! cgroup v2 where its controllers are enabled for the grader's cgroup, else the v1 `cpu`, `memory` and `pids`
+//! hierarchies (some machines still mount them).
+
+use std::path::{Path, PathBuf};
+
+use super::Limits;
+
+/// The per-run cgroups (one folder per hierarchy: one for v2, up to three for v1).
+#[derive(Debug, Default)]
+pub struct RunCgroup {
+    dirs: Vec<PathBuf>,
+}
+
+/// Where the grader may create run cgroups: per hierarchy, the folder of its own cgroup and the controllers to set.
+#[derive(Clone, Debug)]
+struct Parent {
+    dir: PathBuf,
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    V2,
+    Cpu,
+    Memory,
+    Pids,
+}
+
+impl RunCgroup {
+    /// Creates the cgroups of run `name` with `limits`.
+    ///
+    /// # Errors
+    /// A message naming the folder or file that could not be made or written.
+    pub fn create(name: &str, limits: &Limits) -> Result<RunCgroup, String> {
+        let parents = parents();
+        if parents.is_empty() {
+            return Err("no writable cgroup hierarchy with cpu, memory and pids".into());
+        }
+        let mut made = RunCgroup::default();
+        for parent in parents {
+            let dir = parent.dir.join(format!("referee-{name}"));
+            std::fs::create_dir(&dir).map_err(|e| format!("cannot create cgroup {}: {e}", dir.display()))?;
+            made.dirs.push(dir.clone());
+            let memory = limits.memory_bytes.to_string();
+            let pids = limits.processes.to_string();
+            let settings: Vec<(&str, &str)> = match parent.kind {
+                Kind::V2 => vec![("cpu.weight", "100"), ("memory.max", &memory), ("pids.max", &pids)],
+                Kind::Cpu => vec![("cpu.shares", "1024")],
+                Kind::Memory => vec![("memory.limit_in_bytes", &memory)],
+                Kind::Pids => vec![("pids.max", &pids)],
+            };
+            for (file, value) in settings {
+                let path = dir.join(file);
+                std::fs::write(&path, value).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+        }
+        Ok(made)
+    }
+
+    /// The folders the launcher joins (writes its pid to their `cgroup.procs`).
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+}
+
+impl Drop for RunCgroup {
+    fn drop(&mut self) {
+        // The run's processes are all dead (killed with their group) by the time it is dropped, but a cgroup that
+        // still holds an exiting process only empties a few milliseconds later: retry off the grading thread.
+        let left: Vec<PathBuf> =
+            self.dirs.drain(..).filter(|d| std::fs::remove_dir(d).is_err() && d.exists()).collect();
+        if left.is_empty() {
+            return;
+        }
+        std::thread::spawn(move || {
+            for _ in 0..500 {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                if left.iter().all(|d| std::fs::remove_dir(d).is_ok() || !d.exists()) {
+                    break;
+                }
+            }
+        });
+    }
+}
+
+/// Whether run cgroups can be made here: `Ok` with what they hold, or why not. Also removes the run cgroups of
+/// graders that are gone (a grader that exits or is killed may leave its last ones behind, empty).
+pub fn available() -> Result<String, String> {
+    for parent in parents() {
+        let Ok(entries) = std::fs::read_dir(&parent.dir) else { continue };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let owner = name.strip_prefix("referee-").and_then(|rest| rest.split('-').next()).map(str::to_string);
+            let dead =
+                owner.and_then(|p| p.parse::<u32>().ok()).is_some_and(|p| !Path::new(&format!("/proc/{p}")).exists());
+            if dead {
+                let _ = std::fs::remove_dir(entry.path());
+            }
+        }
+    }
+    let probe = RunCgroup::create(&format!("probe-{}", std::process::id()), &Limits::default())?;
+    let kinds = parents().iter().map(|p| p.kind).collect::<Vec<_>>();
+    drop(probe);
+    let version = if kinds.contains(&Kind::V2) { "cgroup v2" } else { "cgroup v1 cpu, memory and pids" };
+    Ok(format!("a cgroup per run ({version}): an equal CPU share, the --memory limit, a pids limit"))
+}
+
+/// The grader's own cgroup folder in each usable hierarchy.
+fn parents() -> Vec<Parent> {
+    let Ok(own) = std::fs::read_to_string("/proc/self/cgroup") else { return Vec::new() };
+    let Ok(mounts) = std::fs::read_to_string("/proc/self/mountinfo") else { return Vec::new() };
+    let mut v1 = Vec::new();
+    let mut v2 = None;
+    for line in mounts.lines() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let Some(dash) = fields.iter().position(|f| *f == "-") else { continue };
+        let (Some(root), Some(point), Some(fstype), Some(options)) =
+            (fields.get(3), fields.get(4), fields.get(dash + 1), fields.get(dash + 3))
+        else {
+            continue;
+        };
+        let own_path = |controller: &str| {
+            own.lines().find_map(|l| {
+                let mut parts = l.splitn(3, ':');
+                let (_, list, path) = (parts.next()?, parts.next()?, parts.next()?);
+                let matches =
+                    if controller.is_empty() { list.is_empty() } else { list.split(',').any(|c| c == controller) };
+                matches.then(|| path.to_string())
+            })
+        };
+        let dir_of = |path: String| {
+            let relative = path.strip_prefix(root).unwrap_or(&path).trim_start_matches('/').to_string();
+            Path::new(point).join(relative)
+        };
+        if *fstype == "cgroup2" {
+            if let Some(path) = own_path("") {
+                let dir = dir_of(path);
+                let controllers = std::fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default();
+                if ["cpu", "memory", "pids"].iter().all(|c| controllers.split_whitespace().any(|w| w == *c)) {
+                    v2 = Some(Parent { dir, kind: Kind::V2 });
+                }
+            }
+        } else if *fstype == "cgroup" {
+            for (controller, kind) in [("cpu", Kind::Cpu), ("memory", Kind::Memory), ("pids", Kind::Pids)] {
+                if options.split(',').any(|o| o == controller) && !v1.iter().any(|p: &Parent| p.kind == kind) {
+                    if let Some(path) = own_path(controller) {
+                        v1.push(Parent { dir: dir_of(path), kind });
+                    }
+                }
+            }
+        }
+    }
+    match v2 {
+        Some(parent) => vec![parent],
+        None if v1.len() == 3 => v1,
+        None => Vec::new(),
+    }
+}

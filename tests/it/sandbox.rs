@@ -1,0 +1,345 @@
+//! The sandbox layers against hostile submissions that know how referee works: each fixture is graded as a student
+//! and must get the right status while its attempt is refused. A test whose layer is not in force on this machine
+//! prints why and checks nothing else; with `REFEREE_REQUIRE_SANDBOX=1` (CI, as root) a missing layer fails it.
+
+use std::fs;
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use referee::harness::model::{Status, SubmissionResult};
+
+use crate::grade::{fixture, python};
+
+/// `referee sandbox`'s report: per layer, whether it is in force and the rest of its line.
+fn layers() -> Vec<(String, bool, String)> {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("referee")).arg("sandbox").output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let line = line.trim_start();
+            let (name, rest) = line.split_once(' ').unwrap();
+            let rest = rest.trim_start();
+            let in_force = rest.starts_with("in force");
+            (name.to_string(), in_force, rest.to_string())
+        })
+        .collect()
+}
+
+/// Whether any of `names` is in force; when none is, prints why the test checks nothing (and fails it under
+/// `REFEREE_REQUIRE_SANDBOX`).
+fn in_force(names: &[&str], test: &str) -> bool {
+    let all = layers();
+    if all.iter().any(|(name, on, _)| *on && names.contains(&name.as_str())) {
+        return true;
+    }
+    let why: Vec<String> =
+        all.iter().filter(|(n, _, _)| names.contains(&n.as_str())).map(|(_, _, r)| r.clone()).collect();
+    assert!(std::env::var_os("REFEREE_REQUIRE_SANDBOX").is_none(), "{test}: {names:?} not in force: {why:?}");
+    eprintln!("SKIPPED {test}: none of {names:?} is in force here: {why:?}");
+    false
+}
+
+fn is_root() -> bool {
+    referee::harness::runner::sandbox::is_root()
+}
+
+/// Writes the hostile fixture `name` as `<class>/<id>/takestones.py` with its placeholders replaced.
+fn student(class: &Path, id: &str, name: &str, replace: &[(&str, &str)]) -> PathBuf {
+    let dir = class.join(id);
+    fs::create_dir_all(&dir).unwrap();
+    let mut text = fs::read_to_string(fixture(&format!("hostile/{name}.py"))).unwrap();
+    for (from, to) in replace {
+        text = text.replace(from, to);
+    }
+    fs::write(dir.join("takestones.py"), text).unwrap();
+    dir
+}
+
+/// Grades the class at `class` against `suite` with `-j 2`; returns each student's result.
+fn grade_class(class: &Path, suite: &str, extra: &[&str]) -> Vec<SubmissionResult> {
+    let out = class.parent().unwrap().join("out");
+    let output = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(["grade", "--suite", suite, "--submissions"])
+        .arg(class)
+        .arg("--out")
+        .arg(&out)
+        .args(["-j", "2", "--color", "never"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{stderr}");
+    let mut results: Vec<SubmissionResult> = fs::read_dir(out.join("results"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .map(|e| serde_json::from_slice(&fs::read(e.path()).unwrap()).unwrap())
+        .collect();
+    results.sort_by(|a, b| a.id.cmp(&b.id));
+    results
+}
+
+fn python_cmd() -> String {
+    format!("{} {{dir}}/takestones.py {{args}}", python())
+}
+
+fn result<'a>(results: &'a [SubmissionResult], id: &str) -> &'a SubmissionResult {
+    results.iter().find(|r| r.id == id).unwrap_or_else(|| panic!("no result for {id}"))
+}
+
+#[test]
+fn referee_sandbox_reports_each_layer_and_require_refuses_without_one() {
+    let all = layers();
+    let names: Vec<&str> = all.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(names, ["user", "landlock", "network", "pid", "cgroup", "limits"]);
+    for (name, on, rest) in &all {
+        let detail = rest.trim_start_matches("in force").trim_start_matches("NOT in force").trim();
+        assert!(!detail.is_empty(), "{name}: no reason given");
+        if std::env::var_os("REFEREE_REQUIRE_SANDBOX").is_some() {
+            assert!(on, "{name} is not in force: {detail}");
+        }
+    }
+    // --sandbox require: exit 3 before anything runs when a layer is missing, and the run goes ahead otherwise.
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    student(&class, "s1", "nonzero_exit", &[]);
+    let output = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(["grade", "--suite", "builtin:takestones-stats-2019", "--sandbox", "require", "--submissions"])
+        .arg(&class)
+        .arg("--out")
+        .arg(work.path().join("out"))
+        .args(["--cmd", &python_cmd()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let every = all.iter().take(5).skip(1).all(|(_, on, _)| *on);
+    if every {
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        let s: SubmissionResult =
+            serde_json::from_slice(&fs::read(work.path().join("out/results/s1.json")).unwrap()).unwrap();
+        assert_eq!(s.sandbox, ["landlock", "network", "pid", "cgroup"]);
+    } else {
+        assert_eq!(output.status.code(), Some(3), "{stderr}");
+        assert!(stderr.contains("--sandbox require: not in force"), "{stderr}");
+        assert!(!work.path().join("out/results").exists());
+    }
+}
+
+#[test]
+fn a_submission_cannot_read_the_suites_expected_output() {
+    if !in_force(&["landlock"], "read the suite") {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let suite = work.path().join("suite");
+    let gen = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(["gen", "takestones", "--count", "3", "--seed", "1", "--out"])
+        .arg(&suite)
+        .output()
+        .unwrap();
+    assert!(gen.status.success(), "{}", String::from_utf8_lossy(&gen.stderr));
+    // The suite folder is world-readable, as a TA's folders usually are.
+    Command::new("chmod").args(["-R", "a+rX"]).arg(work.path()).status().unwrap();
+    let class = work.path().join("class");
+    student(&class, "cheat", "read_expected", &[("@SUITE@", suite.to_str().unwrap())]);
+    let results = grade_class(&class, suite.to_str().unwrap(), &["--cmd", &python_cmd()]);
+    let cheat = result(&results, "cheat");
+    assert!(!cheat.cases.is_empty());
+    for case in &cheat.cases {
+        assert_eq!(case.status, Status::Failed, "{}: {}", case.name, case.stdout.text);
+        assert!(case.stdout.text.starts_with("suite read denied:"), "{}", case.stdout.text);
+        assert!(case.stdout.text.contains("Permission denied"), "{}", case.stdout.text);
+    }
+}
+
+#[test]
+fn a_submission_leaves_no_file_in_tmp_dev_shm_var_tmp_or_home_and_reaches_no_listener() {
+    let files = in_force(&["landlock"], "shared folders");
+    let network = in_force(&["landlock", "network"], "loopback");
+    if !files && !network {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    let tag = format!("referee-sandbox-test-{}", std::process::id());
+    student(&class, "writer", "write_shared", &[("@TAG@", &tag)]);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    listener.set_nonblocking(true).unwrap();
+    let (stop, seen) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(0)));
+    let watcher = {
+        let (stop, seen) = (Arc::clone(&stop), Arc::clone(&seen));
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                if let Ok((mut stream, _)) = listener.accept() {
+                    let mut text = String::new();
+                    let _ = stream.read_to_string(&mut text);
+                    seen.fetch_add(1, Ordering::Relaxed);
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    };
+    student(&class, "caller", "connect_loopback", &[("@PORT@", &port)]);
+    let results = grade_class(&class, "builtin:takestones-stats-2019", &["--cmd", &python_cmd()]);
+    stop.store(true, Ordering::Relaxed);
+    watcher.join().unwrap();
+    let places = ["/tmp", "/dev/shm", "/var/tmp", &std::env::var("HOME").unwrap_or("/root".into())]
+        .map(|p| Path::new(p).join(&tag));
+    let left: Vec<&PathBuf> = places.iter().filter(|p| p.exists()).collect();
+    for p in &left {
+        let _ = fs::remove_file(p);
+    }
+    if files {
+        assert_eq!(left, Vec::<&PathBuf>::new(), "files written outside the scratch copy");
+        for case in &result(&results, "writer").cases {
+            assert_eq!(case.status, Status::Failed);
+            assert_eq!(case.stdout.text.matches(": denied (").count(), 4, "{}", case.stdout.text);
+        }
+    }
+    if network {
+        assert_eq!(seen.load(Ordering::Relaxed), 0, "the listener was reached");
+        for case in &result(&results, "caller").cases {
+            assert_eq!(case.status, Status::Failed);
+            assert!(case.stdout.text.starts_with("connect denied"), "{}", case.stdout.text);
+        }
+    }
+}
+
+#[test]
+fn a_submission_cannot_see_the_graders_command_line() {
+    if !in_force(&["pid", "landlock"], "grader's command line") {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    student(&class, "snoop", "grader_cmdline", &[]);
+    let results = grade_class(&class, "builtin:takestones-stats-2019", &["--cmd", &python_cmd()]);
+    for case in &result(&results, "snoop").cases {
+        assert_eq!(case.status, Status::Failed);
+        assert!(!case.stdout.text.contains("seen "), "{}", case.stdout.text);
+    }
+}
+
+#[test]
+fn a_neighbour_graded_alongside_cannot_read_or_kill_another_student() {
+    if !in_force(&["landlock"], "neighbour") {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    student(&class, "a-neighbour", "neighbour", &[("@CLASS@", class.to_str().unwrap())]);
+    let victim = class.join("b-victim");
+    fs::create_dir_all(&victim).unwrap();
+    fs::copy(fixture("hostile/slow_correct.py"), victim.join("takestones.py")).unwrap();
+    fs::copy(fixture("submissions/python-stats/takestones.py"), victim.join("real.py")).unwrap();
+    Command::new("chmod").args(["-R", "a+rX"]).arg(work.path()).status().unwrap();
+    // One case each, so the two run side by side (-j 2) for the victim's whole run.
+    let suite = work.path().join("suite.toml");
+    fs::write(
+        &suite,
+        "[reference]\ngame = \"takestones\"\n[[case]]\nname = \"small\"\nargs = \"3 0 0\"\nreference = true\n",
+    )
+    .unwrap();
+    let results = grade_class(&class, suite.to_str().unwrap(), &["--cmd", &python_cmd(), "--timeout", "8s"]);
+    let neighbour = &result(&results, "a-neighbour").cases[0];
+    assert!(!neighbour.stdout.text.lines().any(|l| l.starts_with("read ")), "{}", neighbour.stdout.text);
+    assert!(!neighbour.stdout.text.lines().any(|l| l.starts_with("killed ")), "{}", neighbour.stdout.text);
+    let victim = &result(&results, "b-victim").cases[0];
+    assert_eq!(victim.status, Status::Passed, "{}", victim.detail);
+}
+
+#[test]
+fn a_fork_bomb_beside_a_correct_java_submission_does_not_change_its_status() {
+    // RLIMIT_NPROC binds only a dedicated user, so a fork bomb is only ever run as root (never on a TA's box).
+    if !is_root() {
+        eprintln!("SKIPPED fork bomb: only as root (dedicated uids bound it)");
+        return;
+    }
+    if !in_force(&["cgroup"], "fork bomb CPU share") {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    let bomb = student(&class, "a-bomb", "fork_bomb", &[]);
+    fs::write(bomb.join("run.sh"), format!("exec {} \"$(dirname \"$0\")/takestones.py\" \"$@\"\n", python())).unwrap();
+    fs::write(bomb.join("build.sh"), "true\n").unwrap();
+    let java = class.join("b-java");
+    fs::create_dir_all(&java).unwrap();
+    for entry in fs::read_dir(fixture("submissions/java-stats")).unwrap().flatten() {
+        fs::copy(entry.path(), java.join(entry.file_name())).unwrap();
+    }
+    fs::write(java.join("run.sh"), "exec java -cp \"$(dirname \"$0\")\" TakeStones \"$@\"\n").unwrap();
+    fs::write(java.join("build.sh"), "cd \"$(dirname \"$0\")\" && exec javac -d . *.java\n").unwrap();
+    let suite = work.path().join("suite.toml");
+    let cases: String = ["3 0 0", "7 1 1 2", "10 3 4 2 6 4"]
+        .iter()
+        .enumerate()
+        .map(|(i, args)| format!("[[case]]\nname = \"c{i}\"\nargs = \"{args}\"\nreference = true\n"))
+        .collect();
+    fs::write(&suite, format!("[reference]\ngame = \"takestones\"\n{cases}")).unwrap();
+    let results = grade_class(
+        &class,
+        suite.to_str().unwrap(),
+        &["--cmd", "sh {dir}/run.sh {args}", "--build", "sh {dir}/build.sh", "--timeout", "6s"],
+    );
+    let java = result(&results, "b-java");
+    assert!(java.build.as_ref().is_some_and(|b| b.ok), "{:?}", java.build);
+    for case in &java.cases {
+        assert_eq!(case.status, Status::Passed, "{}: {}", case.name, case.detail);
+    }
+    let bomb = result(&results, "a-bomb");
+    assert!(bomb.cases.iter().all(|c| c.status != Status::Passed));
+}
+
+#[test]
+fn as_root_a_missing_interpreter_is_not_found_and_another_python3_is_named() {
+    if !is_root() {
+        eprintln!("SKIPPED interpreter resolution: only as root (runs then use a dedicated uid)");
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("s1");
+    fs::create_dir_all(&dir).unwrap();
+    fs::copy(fixture("submissions/python-stats/takestones.py"), dir.join("takestones.py")).unwrap();
+    let grade = |cmd: &str, path: &str| {
+        Command::new(assert_cmd::cargo::cargo_bin("referee"))
+            .args(["grade", "--suite", "builtin:takestones-stats-2019", "--dir"])
+            .arg(&dir)
+            .args(["--cmd", cmd])
+            .env("PATH", path)
+            .output()
+            .unwrap()
+    };
+    let typo = grade("python9 {dir}/takestones.py {args}", "/usr/bin:/bin");
+    let stderr = String::from_utf8_lossy(&typo.stderr);
+    assert_eq!(typo.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr.trim(),
+        "referee grade: --cmd: command 'python9' not found for the sandbox user: no program by that name on PATH"
+    );
+    // A python3 of the TA's own, in a folder the sandbox user cannot enter (as a pyenv shim under /root).
+    let private = work.path().join("private");
+    fs::create_dir_all(&private).unwrap();
+    let shim = private.join("python3");
+    fs::write(&shim, "#!/bin/sh\necho 'Python 9.9.9'\n").unwrap();
+    Command::new("chmod").arg("700").arg(&private).status().unwrap();
+    Command::new("chmod").arg("755").arg(&shim).status().unwrap();
+    let path = format!("{}:/usr/bin:/bin", private.display());
+    let out = grade("python3 {dir}/takestones.py {args}", &path);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let note = format!(
+        "referee grade: note: 'python3' is {} (Python 9.9.9) for you, but the sandbox user cannot reach it and runs \
+         /usr/bin/python3 (Python 3.",
+        shim.display()
+    );
+    assert!(stderr.contains(&note), "{stderr}");
+}
