@@ -189,7 +189,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
         |result, saved| {
             let written = saved
                 .and_then(|_| write_student_files(&out_dir, result))
-                .and_then(|_| write_class_files(&out_dir, setup, &store));
+                .and_then(|_| write_class_files(&out_dir, setup, &store, entries.len()));
             if let Err(e) = written {
                 write_failures.push(format!("{}: {e}", result.id));
             }
@@ -220,7 +220,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     // Results of students graded earlier count as much as this run's.
     let all: Vec<SubmissionResult> =
         store.load_all().into_iter().filter(|r| entries.iter().any(|e| e.id == r.id)).collect();
-    let _ = write_class_files(&out_dir, setup, &store);
+    let _ = write_class_files(&out_dir, setup, &store, entries.len());
     let _ = writeln!(
         out,
         "graded {} student(s), {} already graded earlier; results in {}",
@@ -251,13 +251,15 @@ pub(crate) fn write_student_files(out_dir: &Path, result: &SubmissionResult) -> 
     write_atomic(&out_dir.join("feedback").join(format!("{name}.md")), &md)
 }
 
-/// The class-wide files, rebuilt from every stored result: gradebook CSV, JUnit XML, the JSON report.
-fn write_class_files(out_dir: &Path, setup: &Setup, store: &Store) -> std::io::Result<()> {
-    write_report_files(out_dir, &setup.report(store.load_all()))
+/// The class-wide files, rebuilt from every stored result of a class of `expected` hand-ins: gradebook CSV,
+/// JUnit XML, the JSON report, the HTML report.
+fn write_class_files(out_dir: &Path, setup: &Setup, store: &Store, expected: usize) -> std::io::Result<()> {
+    write_report_files(out_dir, &setup.report(store.load_all()), expected)
 }
 
-/// The class-wide files of `report`: gradebook CSV, JUnit XML, the JSON report.
-pub(crate) fn write_report_files(out_dir: &Path, report: &RunReport) -> std::io::Result<()> {
+/// The class-wide files of `report` (a class of `expected` hand-ins): gradebook CSV, JUnit XML, the JSON report,
+/// and `report.html`, each renamed into place whole so a TA can reload the page while the run goes on.
+pub(crate) fn write_report_files(out_dir: &Path, report: &RunReport, expected: usize) -> std::io::Result<()> {
     let options = RenderOptions::default();
     for (format, file) in [(Format::Csv, "gradebook.csv"), (Format::Junit, "junit.xml"), (Format::Json, "report.json")]
     {
@@ -265,7 +267,11 @@ pub(crate) fn write_report_files(out_dir: &Path, report: &RunReport) -> std::io:
         render::render(format, report, &options, &mut bytes)?;
         write_atomic(&out_dir.join(file), &bytes)?;
     }
-    Ok(())
+    let feedback = |id: &str| render::html::escape::href(&["feedback", &format!("{}.md", safe_name(id))]);
+    let page = render::html::ClassPage { title: "Class report".into(), expected, feedback: &feedback };
+    let mut html = Vec::new();
+    render::html::render_class(report, &page, &mut html)?;
+    write_atomic(&out_dir.join("report.html"), &html)
 }
 
 /// 0 when everything passed, 3 when the grader failed somewhere, otherwise 1.

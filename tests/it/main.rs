@@ -7,6 +7,7 @@ mod containment;
 mod diagnose;
 mod gen;
 mod grade;
+mod html_report;
 mod java_format;
 mod keys_csp;
 mod keys_hillclimb;

@@ -11,7 +11,7 @@ use super::referee::have_java;
 
 /// A class folder: `good` (a course-style player), `silent` (never sets `move`), `broken` (does not compile), and
 /// the `extra` students, each as handed in (one folder with its xxxPlayer.java).
-fn class(dir: &Path, extra: &[(&str, &str)]) {
+pub fn class(dir: &Path, extra: &[(&str, &str)]) {
     for (student, file) in [("good", "goodPlayer"), ("silent", "silentPlayer")].iter().chain(extra) {
         crate::variants::mancala_player(file, &dir.join(format!("{student}-HW3-P4")));
     }

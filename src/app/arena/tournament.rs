@@ -175,7 +175,11 @@ pub fn run(
     let _ = write!(out, "{text}");
     let written = write_atomic(&out_dir.join("standings.md"), text.as_bytes())
         .and_then(|()| write_atomic(&out_dir.join("standings.csv"), csv(&table).as_bytes()))
-        .and_then(|()| write_leaderboard(&out_dir, &table, &students_by_id(&ids, &students)));
+        .and_then(|()| write_leaderboard(&out_dir, &table, &students_by_id(&ids, &students)))
+        .and_then(|()| {
+            let page = TournamentPage { title: &title, settings: &settings, table: &table, games: &played, excluded: &excluded };
+            write_report(&out_dir, &page, &students_by_id(&ids, &students))
+        });
     if let Err(e) = written {
         return fail(err, exit::INTERNAL, format!("cannot write results in {}: {e}", out_dir.display()));
     }
@@ -184,6 +188,37 @@ pub fn run(
     } else {
         exit::INTERNAL
     }
+}
+
+/// The tournament's facts, before links are added: what [`write_report`] turns into `report.html`.
+struct TournamentPage<'a> {
+    title: &'a str,
+    settings: &'a str,
+    table: &'a [Standing],
+    games: &'a [GameRecord],
+    excluded: &'a [String],
+}
+
+/// `report.html`: the page of [`super::report`], linking each game to its saved file and each student to their
+/// leaderboard file.
+fn write_report(out: &Path, t: &TournamentPage<'_>, students: &BTreeMap<String, bool>) -> std::io::Result<()> {
+    use crate::harness::render::html::escape::href;
+    let game_link = |a: &str, b: &str| href(&["games", &format!("{}__{}.json", safe_name(a), safe_name(b))]);
+    let entrant_link = |id: &str| {
+        students.get(id).copied().unwrap_or(false).then(|| href(&["gradescope", &safe_name(id), "results.json"]))
+    };
+    let page = super::report::TournamentPage {
+        title: t.title,
+        settings: t.settings,
+        table: t.table,
+        games: t.games,
+        excluded: t.excluded,
+        game_link: &game_link,
+        entrant_link: &entrant_link,
+    };
+    let mut html = Vec::new();
+    super::report::render(&page, &mut html)?;
+    write_atomic(&out.join("report.html"), &html)
 }
 
 fn first_line(text: &str) -> &str {
