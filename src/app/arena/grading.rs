@@ -180,7 +180,8 @@ pub fn run(
 
 /// The class files from every stored result, rewritten after each student so `report.html` follows the run.
 fn write_class_files(out_dir: &Path, name: &str, store: &Store, expected: usize) -> std::io::Result<()> {
-    let report = RunReport { schema: crate::harness::model::SCHEMA_VERSION, suite: name.into(), submissions: store.load_all() };
+    let report =
+        RunReport { schema: crate::harness::model::SCHEMA_VERSION, suite: name.into(), submissions: store.load_all() };
     crate::app::grade::write_report_files(out_dir, &report, expected)
 }
 

@@ -56,8 +56,11 @@ fn band_badge(band: &str) -> String {
 
 fn write_standings(out: &mut dyn Write, page: &TournamentPage<'_>) -> io::Result<()> {
     writeln!(out, "<section id=\"standings\"><h2>Standings</h2><div class=\"scroll\"><table id=\"standings-table\">")?;
-    writeln!(out, "<caption>Ranked by rating; a forfeit is a game lost to a crash, a timeout or an illegal move.</caption>")?;
-    writeln!(out, "{}", head(&["#rank", "agent", "#won", "#drawn", "#lost", "#forfeits", "#rating", "band"]))?;
+    writeln!(
+        out,
+        "<caption>Ranked by rating; a forfeit is a game lost to a crash, a timeout or an illegal move.</caption>"
+    )?;
+    writeln!(out, "{}", head(&["#rank", "agent", "#won", "~drawn", "#lost", "~forfeits", "#rating", "band"]))?;
     writeln!(out, "<tbody>")?;
     for r in page.table {
         let name = match (page.entrant_link)(&r.id) {
@@ -66,8 +69,8 @@ fn write_standings(out: &mut dyn Write, page: &TournamentPage<'_>) -> io::Result
         };
         writeln!(
             out,
-            "<tr><td class=\"num\">{}</td><th scope=\"row\">{name}</th><td class=\"num\">{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.0} ± {:.0}</td><td>{}</td></tr>",
+            "<tr><td class=\"num\">{}</td><th scope=\"row\">{name}</th><td class=\"num\">{}</td><td class=\"num opt\">{}</td>\
+             <td class=\"num\">{}</td><td class=\"num opt\">{}</td><td class=\"num\">{:.0} ± {:.0}</td><td>{}</td></tr>",
             r.rank,
             r.won,
             r.drawn,
@@ -117,7 +120,7 @@ fn write_bands(out: &mut dyn Write, table: &[Standing]) -> io::Result<()> {
             "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"who\">{}</td></tr>",
             band_badge(band),
             who.len(),
-            text(&who.join(", "))
+            if who.is_empty() { "—".to_string() } else { text(&who.join(", ")) }
         )?;
     }
     writeln!(out, "</tbody></table></section>")
@@ -166,7 +169,7 @@ fn write_cross(out: &mut dyn Write, page: &TournamentPage<'_>) -> io::Result<()>
                         let (letter, words) = result_for(g, &row.id);
                         let seat = if first == &row.id { 1 } else { 2 };
                         format!(
-                            "<a href=\"{}\" title=\"{} as seat {seat}: {words}\">{letter}</a>",
+                            "<a class=\"r-{letter}\" href=\"{}\" title=\"{} as seat {seat}: {words}\">{letter}</a>",
                             text(&(page.game_link)(first, second)),
                             text(&row.id)
                         )

@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::cli::{exit, TournamentArgs};
 use crate::harness::grade::class::{discover, safe_name, write_atomic};
 use crate::harness::grade::for_each_parallel;
+use crate::harness::render::html::causes::first_error_line;
 use crate::harness::runner::sandbox;
 use crate::referee::rating::{fit, Rating};
 use crate::referee::record::GameRecord;
@@ -103,7 +104,7 @@ pub fn run(
     for (entry, result) in entries.iter().zip(compiled) {
         match result {
             Some(Ok(prepared)) => entrants.push(Entrant { id: entry.id.clone(), student: true, prepared }),
-            Some(Err(message)) => excluded.push(format!("{}: {}", entry.id, first_line(&message))),
+            Some(Err(message)) => excluded.push(format!("{}: {}", entry.id, first_error_line(&message))),
             None => excluded.push(format!("{}: not prepared", entry.id)),
         }
     }
@@ -177,7 +178,13 @@ pub fn run(
         .and_then(|()| write_atomic(&out_dir.join("standings.csv"), csv(&table).as_bytes()))
         .and_then(|()| write_leaderboard(&out_dir, &table, &students_by_id(&ids, &students)))
         .and_then(|()| {
-            let page = TournamentPage { title: &title, settings: &settings, table: &table, games: &played, excluded: &excluded };
+            let page = TournamentPage {
+                title: &title,
+                settings: &settings,
+                table: &table,
+                games: &played,
+                excluded: &excluded,
+            };
             write_report(&out_dir, &page, &students_by_id(&ids, &students))
         });
     if let Err(e) = written {
@@ -219,10 +226,6 @@ fn write_report(out: &Path, t: &TournamentPage<'_>, students: &BTreeMap<String, 
     let mut html = Vec::new();
     super::report::render(&page, &mut html)?;
     write_atomic(&out.join("report.html"), &html)
-}
-
-fn first_line(text: &str) -> &str {
-    text.lines().next().unwrap_or(text)
 }
 
 fn students_by_id(ids: &[String], students: &[bool]) -> BTreeMap<String, bool> {

@@ -60,9 +60,11 @@ pub fn histogram(id: &str, title: &str, x_label: &str, bins: &[Bin]) -> String {
             b.count
         );
         if b.count > 0 {
-            let _ = write!(s, "<text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", base - h - 3.0, b.count);
+            let _ =
+                write!(s, "<text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", base - h - 3.0, b.count);
         }
-        let _ = write!(s, "<text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", base + 14.0, text(&b.label));
+        let _ =
+            write!(s, "<text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", base + 14.0, text(&b.label));
     }
     let _ = write!(
         s,
@@ -90,8 +92,8 @@ pub struct Interval {
 /// Rows of points with horizontal error bars (value ± error), one row each, on a shared axis that `reference`
 /// (e.g. the mean rating) is marked on.
 pub fn intervals(id: &str, title: &str, reference: f64, rows: &[Interval]) -> String {
-    let (width, left, right, row_h, top) = (560.0, 130.0, 16.0, 22.0, 8.0);
-    let height = top + row_h * rows.len() as f64 + 30.0;
+    let (width, left, right, row_h, top) = (560.0, 150.0, 16.0, 24.0, 8.0);
+    let height = top + row_h * rows.len() as f64 + 34.0;
     let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
     let lo = rows.iter().map(|r| finite(r.value - r.error)).fold(reference, f64::min);
     let hi = rows.iter().map(|r| finite(r.value + r.error)).fold(reference, f64::max);
@@ -116,9 +118,18 @@ pub fn intervals(id: &str, title: &str, reference: f64, rows: &[Interval]) -> St
          <line class=\"axis\" x1=\"{left}\" x2=\"{:.1}\" y1=\"{axis_y:.1}\" y2=\"{axis_y:.1}\"/>",
         width - right
     );
-    for k in 0..=4 {
-        let v = lo + (hi - lo) * f64::from(k) / 4.0;
-        let _ = write!(s, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{:.0}</text>", x_of(v), axis_y + 16.0, v);
+    let step = nice_step((hi - lo) / 4.0);
+    let mut v = (lo / step).ceil() * step;
+    while v <= hi {
+        let _ = write!(
+            s,
+            "<line class=\"axis\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{axis_y:.1}\" y2=\"{:.1}\"/>\
+             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{v:.0}</text>",
+            axis_y + 4.0,
+            axis_y + 18.0,
+            x = x_of(v)
+        );
+        v += step;
     }
     for (i, r) in rows.iter().enumerate() {
         let y = top + row_h * i as f64 + row_h / 2.0;
@@ -136,7 +147,7 @@ pub fn intervals(id: &str, title: &str, reference: f64, rows: &[Interval]) -> St
             r.error,
             left - 8.0,
             y + 4.0,
-            text(&short(&r.label, 18)),
+            text(&short(&r.label, 16)),
             y - 5.0,
             y + 5.0,
             y - 5.0,
@@ -145,6 +156,25 @@ pub fn intervals(id: &str, title: &str, reference: f64, rows: &[Interval]) -> St
     }
     s.push_str("</svg>");
     s
+}
+
+/// The tick spacing for about `rough`: 1, 2 or 5 times a power of ten, so ticks fall on round numbers.
+fn nice_step(rough: f64) -> f64 {
+    if !(rough.is_finite() && rough > 0.0) {
+        return 1.0;
+    }
+    let power = 10f64.powf(rough.log10().floor());
+    let base = rough / power;
+    power
+        * if base <= 1.0 {
+            1.0
+        } else if base <= 2.0 {
+            2.0
+        } else if base <= 5.0 {
+            5.0
+        } else {
+            10.0
+        }
 }
 
 /// `label` cut to `n` characters with an ellipsis (the full text is in the row's tooltip and the table).

@@ -106,8 +106,7 @@ pub fn render_class(report: &RunReport, page: &ClassPage<'_>, out: &mut dyn Writ
     } else {
         format!("Suite {}: {} students graded.", report.suite, summary.graded)
     };
-    let sections =
-        [("summary", "Summary"), ("cases", "Cases"), ("causes", "Causes"), ("students", "Students")];
+    let sections = [("summary", "Summary"), ("cases", "Cases"), ("causes", "Causes"), ("students", "Students")];
     begin(out, &page.title, &lead, &sections)?;
     write_summary(out, report, &summary)?;
     let tally = tally(report);
@@ -149,7 +148,11 @@ fn write_cases(out: &mut dyn Write, report: &RunReport) -> io::Result<()> {
     }
     writeln!(out, "<section id=\"cases\"><h2>Cases</h2><div class=\"scroll\"><table id=\"case-table\">")?;
     writeln!(out, "<caption>Per case: how many students passed, and how the others failed.</caption>")?;
-    writeln!(out, "{}", head(&["case", "~points", "#passed", "#pass rate", "most common failure", "most common cause"]))?;
+    writeln!(
+        out,
+        "{}",
+        head(&["case", "~points", "#passed", "~pass rate", "most common failure", "most common cause"])
+    )?;
     writeln!(out, "<tbody>")?;
     for name in names {
         let cases: Vec<_> = report.submissions.iter().filter_map(|s| s.cases.iter().find(|c| c.name == name)).collect();
@@ -171,7 +174,7 @@ fn write_cases(out: &mut dyn Write, report: &RunReport) -> io::Result<()> {
         writeln!(
             out,
             "<tr><th scope=\"row\"><code>{}</code></th><td class=\"num opt\">{}</td><td class=\"num\">{passed} / {}</td>\
-             <td class=\"num\">{rate:.0}%</td><td>{failure}</td><td>{cause}</td></tr>",
+             <td class=\"num opt\">{rate:.0}%</td><td>{failure}</td><td>{cause}</td></tr>",
             text(name),
             format_points(max),
             cases.len()
@@ -205,7 +208,14 @@ fn write_causes(out: &mut dyn Write, tally: &Tally) -> io::Result<()> {
         )?;
     }
     write_groups(out, "causes-readings", "Accepted readings", "reading", &tally.readings, false)?;
-    write_groups(out, "causes-builds", "Build errors, by the compiler's first error", "first error", &tally.builds, false)?;
+    write_groups(
+        out,
+        "causes-builds",
+        "Build errors, by the compiler's first error",
+        "first error",
+        &tally.builds,
+        false,
+    )?;
     writeln!(out, "<h3>Timeouts and crashes</h3>")?;
     if tally.troubles.is_empty() {
         writeln!(out, "<p class=\"empty\">None.</p>")?;
