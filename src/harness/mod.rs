@@ -4,6 +4,7 @@
 //! ([`suite::course`]), the official files compiled into the binary ([`suite::builtin`]), and the line comparison
 //! ([`compare`]). The process runner and the renderers build on these.
 
+pub mod cause;
 pub mod compare;
 pub mod grade;
 pub mod model;

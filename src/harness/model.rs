@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::cause::{Cause, CauseKind};
+
 /// Version of the JSON shape below; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -115,6 +117,9 @@ pub struct CaseResult {
     /// Which known bug (or accepted reading) reproduces a wrong output, when the diagnosis could tell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diagnosis: Option<String>,
+    /// Why the case failed (or which reading it passed under), in the shared cause vocabulary.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub causes: Vec<Cause>,
     /// Lines matched / lines expected, when the suite gives per-line credit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines_matched: Option<(usize, usize)>,
@@ -146,6 +151,7 @@ impl CaseResult {
             detail: String::new(),
             reading: None,
             diagnosis: None,
+            causes: Vec::new(),
             lines_matched: None,
             difference: None,
             expected: String::new(),

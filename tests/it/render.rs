@@ -27,6 +27,7 @@ fn case(name: &str, args: &str, status: Status, detail: &str) -> CaseResult {
         detail: detail.to_string(),
         reading: None,
         diagnosis: None,
+        causes: Vec::new(),
         lines_matched: None,
         difference: None,
         expected: EXPECTED.to_string(),
@@ -127,6 +128,7 @@ fn bob() -> SubmissionResult {
             detail: "the build failed".into(),
             reading: None,
             diagnosis: None,
+            causes: Vec::new(),
             lines_matched: None,
             difference: None,
             stdout: Captured::default(),
@@ -247,4 +249,33 @@ fn redaction_zeroes_every_time() {
     assert!(text.lines().filter(|l| l.contains("time=")).all(|l| l.contains(r#"time="0.000""#)), "{text}");
     let text = rendered(Format::Terminal, &REDACT);
     assert!(!text.contains("25 ms") && text.contains(" 0 ms"));
+}
+
+/// Every format shows a case's causes the same way (head line, then evidence), and JSON keeps them whole.
+#[test]
+fn every_format_shows_causes_alike() {
+    use referee::harness::model::{Cause, CauseKind};
+    let mut report = report();
+    report.submissions[0].cases[1].causes = vec![
+        Cause::new("limit-at-root", CauseKind::Bug, "It searches one ply deeper than the limit.")
+            .with_evidence("$ referee check othello agent.py"),
+        Cause::new("fail-hard", CauseKind::AcceptedReading, "It returns the bound on a cutoff."),
+    ];
+    for format in [Format::Terminal, Format::Gradescope, Format::Junit, Format::Md] {
+        let mut out = Vec::new();
+        render(format, &report, &REDACT, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let (bug, reading) = if format == Format::Md {
+            ("**Cause (bug):** `limit-at-root`", "**Cause (accepted reading):** `fail-hard`")
+        } else {
+            (
+                "cause: limit-at-root (bug): It searches one ply deeper than the limit.",
+                "cause: fail-hard (accepted reading): It returns the bound on a cutoff.",
+            )
+        };
+        assert!(text.contains(bug) && text.contains(reading), "{format:?}:\n{text}");
+        assert!(text.contains("referee check othello agent.py"), "{format:?} lost the evidence:\n{text}");
+    }
+    let json: RunReport = serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
+    assert_eq!(json.submissions[0].cases[1].causes, report.submissions[0].cases[1].causes);
 }

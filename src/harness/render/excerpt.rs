@@ -138,6 +138,17 @@ pub(crate) fn reading(case: &CaseResult) -> Option<String> {
     })
 }
 
+/// The causes of a case, as every plain-text renderer prints them: `cause: name (kind): sentence`, then each line
+/// of evidence indented under it ([`tame`]d, since evidence can quote a program's answer).
+pub(crate) fn causes(case: &CaseResult) -> Vec<String> {
+    let mut lines = Vec::new();
+    for cause in &case.causes {
+        lines.push(format!("cause: {}", tame(&cause.headline())));
+        lines.extend(cause.evidence.iter().map(|e| format!("  {}", tame(e))));
+    }
+    lines
+}
+
 /// `3/5 lines matched`, when the suite gives per-line credit.
 pub(crate) fn lines_matched(case: &CaseResult) -> Option<String> {
     case.lines_matched.map(|(matched, total)| format!("{matched}/{total} lines matched"))

@@ -160,6 +160,7 @@ fn case_output(case: &CaseResult) -> String {
     if let Some(diagnosis) = &case.diagnosis {
         lines.extend(diagnosis.lines().map(|l| format!("diagnosis: {l}")));
     }
+    lines.extend(excerpt::causes(case));
     if let Some(d) = &case.difference {
         lines.extend(excerpt::first_difference(d));
     }
@@ -195,6 +196,7 @@ mod tests {
             detail: "line 2 differs".into(),
             reading: None,
             diagnosis: None,
+            causes: Vec::new(),
             lines_matched: None,
             difference: Some(FirstDifference { line: 2, expected: Some("x\t".into()), actual: Some("x ".into()) }),
             expected: String::new(),

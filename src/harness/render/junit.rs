@@ -27,7 +27,7 @@
 //! - The student's failures (`failed`, `timeout`, `crashed`, `nonzero-exit`, `output-limit`, `build-error`) are
 //!   `<failure>`; a harness error, the grader's own fault, is `<error>`. `type` is the status as the JSON spells it;
 //!   `message` is the status label and the one-line detail.
-//! - The element's text is the evidence: arguments, score, reading, lines matched, the start of the diff of
+//! - The element's text is the evidence: arguments, score, reading, lines matched, causes, the start of the diff of
 //!   expected (`-`) against printed (`+`) output with invisible characters shown (or the first difference), output
 //!   notes, the stderr tail, and for a build error the command and compiler message.
 //! - `time` is seconds with three decimals: a case's wall-clock time; a testsuite's is its build plus its cases;
@@ -169,6 +169,7 @@ fn evidence(case: &CaseResult, s: &SubmissionResult) -> String {
     lines.push(format!("score: {}", excerpt::points(case.score, case.max_score, false)));
     lines.extend(excerpt::reading(case));
     lines.extend(excerpt::lines_matched(case));
+    lines.extend(excerpt::causes(case));
     if case.status == Status::BuildError {
         if let Some(build) = &s.build {
             lines.push(format!("build command: {}", build.command));

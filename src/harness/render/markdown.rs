@@ -161,6 +161,14 @@ fn write_case_section(case: &CaseResult, out: &mut dyn Write) -> io::Result<()> 
     if let Some(diagnosis) = &case.diagnosis {
         facts.push(format!("**Diagnosis:** {}", escape(&diagnosis.replace('\n', " / "))));
     }
+    for cause in &case.causes {
+        let mut fact =
+            format!("**Cause ({}):** {}: {}", cause.kind.label(), code(&cause.name, false), escape(&cause.sentence));
+        for line in &cause.evidence {
+            fact.push_str(&format!("\n  - {}", escape(line)));
+        }
+        facts.push(fact);
+    }
     if case.status == Status::HarnessError {
         facts.push("The grader could not run this case; that is not a fault in your submission.".to_string());
     }

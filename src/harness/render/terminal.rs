@@ -106,6 +106,9 @@ pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mu
                 writeln!(out, "{UNDER}{}{line}", if i == 0 { "diagnosis: " } else { "           " })?;
             }
         }
+        for line in excerpt::causes(case) {
+            writeln!(out, "{UNDER}{line}")?;
+        }
         write_diff(case, paint, out)?;
         if let Some(tail) = StderrTail::of(case) {
             writeln!(out, "{UNDER}{}", tail.heading())?;
@@ -276,6 +279,7 @@ mod tests {
             detail: "line 1 differs".into(),
             reading: None,
             diagnosis: None,
+            causes: Vec::new(),
             lines_matched: None,
             difference: Some(FirstDifference { line: 1, expected: Some("a".into()), actual: Some("b".into()) }),
             expected: "a\n".into(),
