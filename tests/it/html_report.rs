@@ -104,15 +104,16 @@ fn check_class_dom(dom: &str, results: &[SubmissionResult], out: &Path) {
     let bugs = rows(section(dom, "id=\"causes-bugs\"", "</table>"));
     assert!(!bugs.is_empty());
     for row in &bugs {
-        let (name, count) = (&row[0], row[2].parse::<usize>().unwrap());
+        let (name, count) = (row[0].lines().next().unwrap(), row[2].parse::<usize>().unwrap());
         let have = results
             .iter()
             .filter(|s| {
                 s.cases.iter().any(|c| {
-                    c.diagnosis.as_deref().unwrap_or("").lines().any(|l| {
-                        l.starts_with(&format!("matches the reference with {name} ("))
-                            || (name == "label typos" && l.starts_with("labels differ"))
-                    })
+                    c.causes.iter().any(|cause| cause.name == name)
+                        || c.diagnosis.as_deref().unwrap_or("").lines().any(|l| {
+                            l.starts_with(&format!("matches the reference with {name} ("))
+                                || (name == "label typos" && l.starts_with("labels differ"))
+                        })
                 })
             })
             .count();
@@ -224,7 +225,7 @@ fn rows(table: &str) -> Vec<Vec<String>> {
                 if after.starts_with("<td") || after.starts_with("<th") {
                     let open = after.find('>').unwrap() + 1;
                     let close = after.find("</t").unwrap();
-                    cells.push(decoded(&without_tags(&after[open..close])));
+                    cells.push(decoded(&without_tags(&after[open..close].replace("<br>", "\n"))));
                     rest = &after[close + 3..];
                 } else {
                     rest = &after[1..];

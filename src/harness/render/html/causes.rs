@@ -7,48 +7,92 @@
 
 use std::collections::BTreeMap;
 
-use crate::harness::model::{CaseResult, RunReport, Status};
+use crate::harness::model::{CaseResult, CauseKind, RunReport, Status};
 
-/// Whether a cause is a fault in the program or a reading the spec leaves open.
+/// One cause a case names, as the class page counts it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Named {
+    /// Its name (`depth-limit-off-by-one`, `evaluation`, `composite=legal-moves`), the key students are grouped by.
+    pub name: String,
+    /// Bug, located component or accepted reading.
+    pub kind: Kind,
+    /// One sentence on it (empty when the result gave none).
+    pub sentence: String,
+}
+
+/// [`CauseKind`] with an order, so causes sort and group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum CauseKind {
-    /// A known bug or a located faulty component.
+pub enum Kind {
+    /// [`CauseKind::Bug`].
     Bug,
-    /// A spec-silent reading the output follows (a failed case: one the suite does not accept).
+    /// [`CauseKind::LocatedComponent`].
+    Located,
+    /// [`CauseKind::AcceptedReading`].
     Reading,
 }
 
-/// One cause a case names.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Named {
-    /// Bug or reading.
-    pub kind: CauseKind,
-    /// Its name (`depth-off-by-one`, `no move`, `composite=legal-moves`).
-    pub name: String,
+impl Kind {
+    /// The model's kind.
+    pub fn of(kind: CauseKind) -> Kind {
+        match kind {
+            CauseKind::Bug => Kind::Bug,
+            CauseKind::LocatedComponent => Kind::Located,
+            CauseKind::AcceptedReading => Kind::Reading,
+        }
+    }
+
+    /// The words the page uses.
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Bug => CauseKind::Bug.label(),
+            Kind::Located => "located component",
+            Kind::Reading => CauseKind::AcceptedReading.label(),
+        }
+    }
 }
 
-/// The causes one wrong case names, read from its diagnosis: the variants a Take-Stones diagnosis matched
-/// (`matches the reference with A + B (bug): …`), `label typos` for spec labels spelled differently, or the
-/// fault kind of a forfeited game (`seat 1 no move: …`). An undiagnosed case names none.
+/// The causes one case names: its shared-model `causes`; for a result written before that model (or by a
+/// diagnoser that fills only the text), the causes its `diagnosis` names (`matches the reference with A + B (bug):
+/// …`, `labels differ from the spec`, a forfeited game's `seat 1 no move at the deadline: …`); and a passed
+/// case's non-default `reading`. An undiagnosed case names none.
 pub fn case_causes(case: &CaseResult) -> Vec<Named> {
-    let Some(diagnosis) = &case.diagnosis else { return Vec::new() };
+    let mut found: Vec<Named> = case
+        .causes
+        .iter()
+        .map(|c| Named { name: c.name.clone(), kind: Kind::of(c.kind), sentence: c.sentence.clone() })
+        .collect();
+    if found.is_empty() {
+        found = from_diagnosis(case.diagnosis.as_deref().unwrap_or(""));
+    }
+    if let (true, Some(reading)) = (case.status.is_pass(), &case.reading) {
+        if !found.iter().any(|n| n.kind == Kind::Reading && &n.name == reading) {
+            found.push(Named { name: reading.clone(), kind: Kind::Reading, sentence: String::new() });
+        }
+    }
+    found.sort();
+    found.dedup_by(|a, b| a.name == b.name && a.kind == b.kind);
+    found
+}
+
+/// The causes a diagnosis text names (see [`case_causes`]).
+fn from_diagnosis(diagnosis: &str) -> Vec<Named> {
     let mut found = Vec::new();
     for line in diagnosis.lines() {
         if let Some(rest) = line.strip_prefix("matches the reference with ") {
             let Some((names, after)) = rest.split_once(" (") else { continue };
-            let kind = if after.starts_with("accepted reading") { CauseKind::Reading } else { CauseKind::Bug };
-            found.push(Named { kind, name: names.to_string() });
-        } else if line.starts_with("labels differ from the spec") {
-            found.push(Named { kind: CauseKind::Bug, name: "label typos".into() });
+            let kind = if after.starts_with("accepted reading") { Kind::Reading } else { Kind::Bug };
+            let sentence = after.split_once("): ").map_or("", |(_, s)| s).to_string();
+            found.push(Named { name: names.to_string(), kind, sentence });
+        } else if let Some(typos) = line.strip_prefix("labels differ from the spec") {
+            let sentence = typos.trim_start_matches(':').trim().to_string();
+            found.push(Named { name: "label typos".into(), kind: Kind::Bug, sentence });
         } else if let Some(rest) = line.strip_prefix("seat ") {
-            let fault = rest.split_once(' ').map(|(_, f)| f).unwrap_or(rest);
+            let fault = rest.split_once(' ').map_or(rest, |(_, f)| f);
             if let Some((kind, _)) = fault.split_once(':') {
-                found.push(Named { kind: CauseKind::Bug, name: kind.to_string() });
+                found.push(Named { name: kind.to_string(), kind: Kind::Bug, sentence: String::new() });
             }
         }
     }
-    found.sort();
-    found.dedup();
     found
 }
 
@@ -57,8 +101,10 @@ pub fn case_causes(case: &CaseResult) -> Vec<Named> {
 pub struct Group {
     /// What they share.
     pub key: String,
-    /// Bug or reading (build groups: [`CauseKind::Bug`]).
-    pub kind: CauseKind,
+    /// Bug, located component or reading (build groups: [`Kind::Bug`]).
+    pub kind: Kind,
+    /// One sentence on it, from the first student that had one (empty for build groups).
+    pub sentence: String,
     /// The students, sorted, each once.
     pub students: Vec<String>,
 }
@@ -81,9 +127,9 @@ pub struct Trouble {
 /// Everything the causes section shows, computed from the result model.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    /// Named bugs and located faults, most students first.
+    /// Named bugs and located components, most students first.
     pub bugs: Vec<Group>,
-    /// Accepted readings that passed cases, most students first.
+    /// Accepted readings (of passed cases, or named by a diagnosis), most students first.
     pub readings: Vec<Group>,
     /// Failed builds by the compiler's first error line, most students first.
     pub builds: Vec<Group>,
@@ -95,8 +141,7 @@ pub struct Tally {
 
 /// Counts the causes of every student in `report`.
 pub fn tally(report: &RunReport) -> Tally {
-    let mut causes: BTreeMap<Named, Vec<String>> = BTreeMap::new();
-    let mut readings: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut causes: BTreeMap<(Kind, String), (String, Vec<String>)> = BTreeMap::new();
     let mut builds: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut tally = Tally::default();
     for s in &report.submissions {
@@ -106,15 +151,14 @@ pub fn tally(report: &RunReport) -> Tally {
         let mut unexplained = false;
         let mut troubles: Vec<Trouble> = Vec::new();
         for case in &s.cases {
-            if let (true, Some(reading)) = (case.status.is_pass(), &case.reading) {
-                readings.entry(reading.clone()).or_default().push(s.id.clone());
-            }
             let named = case_causes(case);
-            if case.status == Status::Failed && named.is_empty() {
-                unexplained = true;
-            }
+            unexplained |= case.status == Status::Failed && named.is_empty();
             for n in named {
-                causes.entry(n).or_default().push(s.id.clone());
+                let entry = causes.entry((n.kind, n.name)).or_default();
+                if entry.0.is_empty() {
+                    entry.0 = n.sentence;
+                }
+                entry.1.push(s.id.clone());
             }
             if matches!(
                 case.status,
@@ -137,19 +181,28 @@ pub fn tally(report: &RunReport) -> Tally {
         }
         tally.troubles.extend(troubles);
     }
-    tally.bugs = ranked(causes.into_iter().map(|(n, who)| (n.name, n.kind, who)));
-    tally.readings = ranked(readings.into_iter().map(|(k, who)| (k, CauseKind::Reading, who)));
-    tally.builds = ranked(builds.into_iter().map(|(k, who)| (k, CauseKind::Bug, who)));
+    let (readings, bugs): (Vec<_>, Vec<_>) = causes.into_iter().partition(|((kind, _), _)| *kind == Kind::Reading);
+    let groups = |list: Vec<((Kind, String), (String, Vec<String>))>| {
+        ranked(list.into_iter().map(|((kind, key), (sentence, students))| Group { key, kind, sentence, students }))
+    };
+    tally.bugs = groups(bugs);
+    tally.readings = groups(readings);
+    tally.builds = ranked(builds.into_iter().map(|(key, students)| Group {
+        key,
+        kind: Kind::Bug,
+        sentence: String::new(),
+        students,
+    }));
     tally
 }
 
 /// Groups with their students deduplicated, most students first, then by key.
-fn ranked(groups: impl Iterator<Item = (String, CauseKind, Vec<String>)>) -> Vec<Group> {
+fn ranked(groups: impl Iterator<Item = Group>) -> Vec<Group> {
     let mut out: Vec<Group> = groups
-        .map(|(key, kind, mut students)| {
-            students.sort();
-            students.dedup();
-            Group { key, kind, students }
+        .map(|mut g| {
+            g.students.sort();
+            g.students.dedup();
+            g
         })
         .collect();
     out.sort_by(|a, b| b.students.len().cmp(&a.students.len()).then_with(|| a.key.cmp(&b.key)));
@@ -214,17 +267,52 @@ mod tests {
              matches the reference with composite=legal-moves (accepted reading): z"
                 .into(),
         );
-        let names: Vec<(CauseKind, String)> = case_causes(&case).into_iter().map(|n| (n.kind, n.name)).collect();
+        let names: Vec<(Kind, String)> = case_causes(&case).into_iter().map(|n| (n.kind, n.name)).collect();
         assert_eq!(
             names,
-            vec![
-                (CauseKind::Bug, "depth-off-by-one + no-prune".into()),
-                (CauseKind::Reading, "composite=legal-moves".into())
-            ]
+            vec![(Kind::Reading, "composite=legal-moves".into()), (Kind::Bug, "depth-off-by-one + no-prune".into())]
         );
         case.diagnosis = Some("seat 2 no move at the deadline: never set its move".into());
         assert_eq!(case_causes(&case)[0].name, "no move at the deadline");
         case.diagnosis = Some("no known bug reproduces this output".into());
         assert!(case_causes(&case).is_empty());
+        // The shared cause model wins over the text.
+        case.causes = vec![crate::harness::model::Cause::new("evaluation", CauseKind::LocatedComponent, "It differs.")];
+        let named = case_causes(&case);
+        assert_eq!(
+            (named[0].kind, named[0].name.as_str(), named[0].sentence.as_str()),
+            (Kind::Located, "evaluation", "It differs.")
+        );
+        // A passed case's reading counts as an accepted reading.
+        let mut passed = CaseResult::new("p".into(), Status::Passed, 1.0);
+        passed.reading = Some("composite=legal-moves".into());
+        assert_eq!(case_causes(&passed)[0].kind, Kind::Reading);
+    }
+
+    #[test]
+    fn a_tally_groups_students_most_common_first() {
+        let student = |id: &str, cause: &str| {
+            let mut case = CaseResult::new("c".into(), Status::Failed, 1.0);
+            case.causes = vec![crate::harness::model::Cause::new(cause, CauseKind::Bug, "s.")];
+            crate::harness::model::SubmissionResult {
+                id: id.into(),
+                source: String::new(),
+                build: None,
+                cases: vec![case.clone(), case],
+                score: 0.0,
+                max_score: 2.0,
+                run: String::new(),
+                fingerprint: String::new(),
+            }
+        };
+        let report = RunReport {
+            schema: 1,
+            suite: "s".into(),
+            submissions: vec![student("a", "x"), student("b", "y"), student("c", "y")],
+        };
+        let t = tally(&report);
+        let got: Vec<(&str, Vec<&str>)> =
+            t.bugs.iter().map(|g| (g.key.as_str(), g.students.iter().map(String::as_str).collect())).collect();
+        assert_eq!(got, vec![("y", vec!["b", "c"]), ("x", vec!["a"])], "each student once, most common first");
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::causes::{case_causes, tally, CauseKind, Group, Tally};
+use super::causes::{case_causes, tally, Group, Tally};
 use super::chart::{histogram, Bin};
 use super::escape::text;
 use super::page::{badge, begin, end, head, status_badge};
@@ -261,14 +261,12 @@ fn write_groups(
     writeln!(out, "{}", head(&columns))?;
     writeln!(out, "<tbody>")?;
     for g in groups {
-        let kind = match (with_kind, g.kind) {
-            (false, _) => String::new(),
-            (true, CauseKind::Bug) => "<td>bug</td>".into(),
-            (true, CauseKind::Reading) => "<td>reading (not accepted here)</td>".into(),
-        };
+        let kind = if with_kind { format!("<td>{}</td>", g.kind.label()) } else { String::new() };
+        let sentence =
+            if g.sentence.is_empty() { String::new() } else { format!("<br><small>{}</small>", text(&g.sentence)) };
         writeln!(
             out,
-            "<tr><th scope=\"row\"><code>{}</code></th>{kind}<td class=\"num\">{}</td><td class=\"who\">{}</td></tr>",
+            "<tr><th scope=\"row\"><code>{}</code>{sentence}</th>{kind}<td class=\"num\">{}</td><td class=\"who\">{}</td></tr>",
             text(&g.key),
             g.students.len(),
             text(&g.students.join(", "))
