@@ -141,7 +141,7 @@ pub struct Tally {
 
 /// Counts the causes of every student in `report`.
 pub fn tally(report: &RunReport) -> Tally {
-    let mut causes: BTreeMap<(Kind, String), (String, Vec<String>)> = BTreeMap::new();
+    let mut causes: BTreeMap<(Kind, String), Seen> = BTreeMap::new();
     let mut builds: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut tally = Tally::default();
     for s in &report.submissions {
@@ -182,7 +182,7 @@ pub fn tally(report: &RunReport) -> Tally {
         tally.troubles.extend(troubles);
     }
     let (readings, bugs): (Vec<_>, Vec<_>) = causes.into_iter().partition(|((kind, _), _)| *kind == Kind::Reading);
-    let groups = |list: Vec<((Kind, String), (String, Vec<String>))>| {
+    let groups = |list: Vec<((Kind, String), Seen)>| {
         ranked(list.into_iter().map(|((kind, key), (sentence, students))| Group { key, kind, sentence, students }))
     };
     tally.bugs = groups(bugs);
@@ -195,6 +195,9 @@ pub fn tally(report: &RunReport) -> Tally {
     }));
     tally
 }
+
+/// A cause's first sentence and the students seen with it, while counting.
+type Seen = (String, Vec<String>);
 
 /// Groups with their students deduplicated, most students first, then by key.
 fn ranked(groups: impl Iterator<Item = Group>) -> Vec<Group> {

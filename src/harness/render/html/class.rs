@@ -314,3 +314,68 @@ fn write_students(out: &mut dyn Write, report: &RunReport, page: &ClassPage<'_>)
     }
     writeln!(out, "</tbody></table></div></section>")
 }
+
+#[cfg(test)]
+mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
+    use super::*;
+    use crate::harness::model::{BuildResult, CaseResult, Cause, CauseKind, SubmissionResult};
+
+    const EVIL: &str = "<script>alert(1)</script><img src=x onerror=alert(2)>\"'&";
+
+    fn student(id: &str, cases: Vec<CaseResult>, build: Option<BuildResult>) -> SubmissionResult {
+        let max = cases.iter().map(|c| c.max_score).sum();
+        let score = cases.iter().map(|c| c.score).sum();
+        SubmissionResult {
+            id: id.into(),
+            source: EVIL.into(),
+            build,
+            cases,
+            score,
+            max_score: max,
+            run: String::new(),
+            fingerprint: String::new(),
+        }
+    }
+
+    /// Every string a student controls, hostile at once: id, case name, stderr, detail, diagnosis, reading, cause,
+    /// compiler message. None of it may open a tag.
+    #[test]
+    fn hostile_strings_never_become_markup() {
+        let mut crashed = CaseResult::new(EVIL.into(), Status::Crashed, 1.0);
+        crashed.stderr.text = format!("boom\n{EVIL}\n");
+        crashed.detail = EVIL.into();
+        let mut failed = CaseResult::new("c2".into(), Status::Failed, 1.0);
+        failed.diagnosis = Some(format!("matches the reference with {EVIL} (bug): {EVIL}"));
+        failed.causes = vec![Cause::new(EVIL, CauseKind::Bug, EVIL)];
+        let mut passed = CaseResult::new("c3".into(), Status::Passed, 1.0);
+        passed.score = 1.0;
+        passed.reading = Some(EVIL.into());
+        let build = BuildResult {
+            ok: false,
+            command: EVIL.into(),
+            message: format!("x:\nA.java:1: error: {EVIL}"),
+            elapsed_ms: 0,
+        };
+        let report = RunReport {
+            schema: 1,
+            suite: EVIL.into(),
+            submissions: vec![
+                student(EVIL, vec![crashed, failed, passed], None),
+                student("b", vec![CaseResult::new("c1".into(), Status::BuildError, 1.0)], Some(build)),
+            ],
+        };
+        let feedback = |id: &str| super::super::escape::href(&["feedback", &format!("{id}.md")]);
+        let page = ClassPage { title: EVIL.into(), expected: 3, feedback: &feedback };
+        let mut out = Vec::new();
+        render_class(&report, &page, &mut out).unwrap();
+        let html = String::from_utf8(out).unwrap();
+        for raw in ["<script", "<img", "onerror=alert(2)>", "\"'&"] {
+            assert!(!html.contains(raw), "{raw} reached the page unescaped");
+        }
+        assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "shown as text");
+        assert!(html.contains("href=\"feedback/%3Cscript%3Ealert"), "the link is percent-encoded");
+        assert!(html.contains("<dt>Still to grade</dt><dd>1</dd>"), "three hand-ins, two results");
+    }
+}
