@@ -255,15 +255,18 @@ fn write_groups(
     writeln!(out, "<div class=\"scroll\"><table id=\"{id}\">")?;
     let mut columns = vec![what];
     if with_kind {
-        columns.push("kind");
+        columns.push("?kind");
     }
     columns.extend(["#students", "who"]);
     writeln!(out, "{}", head(&columns))?;
     writeln!(out, "<tbody>")?;
     for g in groups {
-        let kind = if with_kind { format!("<td>{}</td>", g.kind.label()) } else { String::new() };
-        let sentence =
-            if g.sentence.is_empty() { String::new() } else { format!("<br><small>{}</small>", text(&g.sentence)) };
+        let kind = if with_kind { format!("<td class=\"opt\">{}</td>", g.kind.label()) } else { String::new() };
+        let sentence = if g.sentence.is_empty() {
+            String::new()
+        } else {
+            format!("<br><small class=\"sentence\">{}</small>", text(&g.sentence))
+        };
         writeln!(
             out,
             "<tr><th scope=\"row\"><code>{}</code>{sentence}</th>{kind}<td class=\"num\">{}</td><td class=\"who\">{}</td></tr>",

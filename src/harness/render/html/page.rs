@@ -69,7 +69,8 @@ pub fn class_of(label: &str) -> String {
 }
 
 /// A `<thead>` row of column headers (`scope="col"`); a header starting with `#` is right-aligned (numbers) and
-/// shown without the `#`; one starting with `~` is a number the phone layout leaves out (its cells: `num opt`).
+/// shown without the `#`; one starting with `~` is a number the phone layout leaves out (its cells: `num opt`), one
+/// starting with `?` such a text column (its cells: `opt`).
 pub fn head(columns: &[&str]) -> String {
     let mut s = String::from("<thead><tr>");
     for c in columns {
@@ -77,6 +78,8 @@ pub fn head(columns: &[&str]) -> String {
             s.push_str(&format!("<th scope=\"col\" class=\"num\">{}</th>", text(n)));
         } else if let Some(n) = c.strip_prefix('~') {
             s.push_str(&format!("<th scope=\"col\" class=\"num opt\">{}</th>", text(n)));
+        } else if let Some(n) = c.strip_prefix('?') {
+            s.push_str(&format!("<th scope=\"col\" class=\"opt\">{}</th>", text(n)));
         } else {
             s.push_str(&format!("<th scope=\"col\">{}</th>", text(c)));
         }
