@@ -21,6 +21,8 @@ pub struct TournamentPage<'a> {
     pub table: &'a [Standing],
     /// Every game played; seat labels are entrant ids.
     pub games: &'a [GameRecord],
+    /// How many games the tournament will have played when it is over (more than `games.len()` while it runs).
+    pub planned: usize,
     /// Hand-ins left out, each `id: why` (did not build).
     pub excluded: &'a [String],
     /// A game's saved file as a link relative to the report, by the ids in seat 1 and seat 2.
@@ -35,7 +37,17 @@ pub struct TournamentPage<'a> {
 ///
 /// Only the writer's errors.
 pub fn render(page: &TournamentPage<'_>, out: &mut dyn Write) -> io::Result<()> {
-    let lead = format!("{} entrants, {} games; {}.", page.table.len(), page.games.len(), page.settings);
+    let lead = if page.games.len() < page.planned {
+        format!(
+            "{} entrants, {} of {} games played so far (this page is rewritten as games finish); {}.",
+            page.table.len(),
+            page.games.len(),
+            page.planned,
+            page.settings
+        )
+    } else {
+        format!("{} entrants, {} games; {}.", page.table.len(), page.games.len(), page.settings)
+    };
     let sections = [("standings", "Standings"), ("ratings", "Ratings"), ("bands", "Bands"), ("cross", "Cross table")];
     begin(out, page.title, &lead, &sections)?;
     write_standings(out, page)?;

@@ -126,6 +126,12 @@ pub fn run(
     let fingerprint = format!("{name} {} time={:?} seed={seed}", contest.describe(), arena.clock.per_move);
     let mut records: Vec<Option<GameRecord>> = vec![None; pairs.len()];
     let mut failures = Vec::new();
+    let ids: Vec<String> = entrants.iter().map(|e| e.id.clone()).collect();
+    let students: Vec<bool> = entrants.iter().map(|e| e.student).collect();
+    let title = format!("{} tournament", capitalized(name));
+    let settings = format!("{}, {} s per move, seed {seed}", contest.describe(), arena.clock.per_move.as_secs_f64());
+    // The page is rewritten as games finish, at most every few seconds: a fit of many entrants is not free.
+    let mut last_page = std::time::Instant::now();
     for_each_parallel(
         &pairs,
         jobs,
@@ -156,6 +162,20 @@ pub fn run(
                 None => {}
             }
             progress.inc(1);
+            if last_page.elapsed() >= std::time::Duration::from_secs(5) {
+                let so_far: Vec<GameRecord> = records.iter().flatten().cloned().collect();
+                let table = standings(&ids, &students, &so_far);
+                let page = TournamentPage {
+                    title: &title,
+                    settings: &settings,
+                    table: &table,
+                    games: &so_far,
+                    planned: pairs.len(),
+                    excluded: &excluded,
+                };
+                let _ = write_report(&out_dir, &page, &students_by_id(&ids, &students));
+                last_page = std::time::Instant::now();
+            }
         },
     );
     progress.finish_and_clear();
@@ -167,11 +187,7 @@ pub fn run(
         return crate::app::grade::CANCELLED;
     }
     let played: Vec<GameRecord> = records.into_iter().flatten().collect();
-    let ids: Vec<String> = entrants.iter().map(|e| e.id.clone()).collect();
-    let students: Vec<bool> = entrants.iter().map(|e| e.student).collect();
     let table = standings(&ids, &students, &played);
-    let title = format!("{} tournament", capitalized(name));
-    let settings = format!("{}, {} s per move, seed {seed}", contest.describe(), arena.clock.per_move.as_secs_f64());
     let text = render_table(&table, &excluded, &title, &settings, played.len());
     let _ = write!(out, "{text}");
     let written = write_atomic(&out_dir.join("standings.md"), text.as_bytes())
@@ -183,6 +199,7 @@ pub fn run(
                 settings: &settings,
                 table: &table,
                 games: &played,
+                planned: played.len(),
                 excluded: &excluded,
             };
             write_report(&out_dir, &page, &students_by_id(&ids, &students))
@@ -203,6 +220,7 @@ struct TournamentPage<'a> {
     settings: &'a str,
     table: &'a [Standing],
     games: &'a [GameRecord],
+    planned: usize,
     excluded: &'a [String],
 }
 
@@ -219,6 +237,7 @@ fn write_report(out: &Path, t: &TournamentPage<'_>, students: &BTreeMap<String, 
         settings: t.settings,
         table: t.table,
         games: t.games,
+        planned: t.planned,
         excluded: t.excluded,
         game_link: &game_link,
         entrant_link: &entrant_link,
