@@ -66,7 +66,7 @@ fn a_class_report_counts_causes_escapes_and_renders_in_a_browser() {
         "--cmd",
         &format!("{py} {{dir}}/takestones.py {{args}}"),
         "--timeout",
-        "3s",
+        "2s",
         "-j",
         "2",
     ]);
