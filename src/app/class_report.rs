@@ -29,8 +29,9 @@ pub fn write_student_files(out_dir: &Path, result: &SubmissionResult) -> std::io
     write_atomic(&out_dir.join("feedback").join(format!("{name}.md")), &md)
 }
 
-/// The class-wide files of `report`: gradebook CSV, JUnit XML, the JSON report.
-pub fn write_report_files(out_dir: &Path, report: &RunReport) -> std::io::Result<()> {
+/// The class-wide files of `report` (a class of `expected` hand-ins): gradebook CSV, JUnit XML, the JSON report,
+/// and `report.html`, each renamed into place whole so a TA can reload the page while the run goes on.
+pub fn write_report_files(out_dir: &Path, report: &RunReport, expected: usize) -> std::io::Result<()> {
     let options = RenderOptions::default();
     for (format, file) in [(Format::Csv, "gradebook.csv"), (Format::Junit, "junit.xml"), (Format::Json, "report.json")]
     {
@@ -38,5 +39,9 @@ pub fn write_report_files(out_dir: &Path, report: &RunReport) -> std::io::Result
         render::render(format, report, &options, &mut bytes)?;
         write_atomic(&out_dir.join(file), &bytes)?;
     }
-    Ok(())
+    let feedback = |id: &str| render::html::escape::href(&["feedback", &format!("{}.md", safe_name(id))]);
+    let page = render::html::ClassPage { title: "Class report".into(), expected, feedback: &feedback };
+    let mut html = Vec::new();
+    render::html::render_class(report, &page, &mut html)?;
+    write_atomic(&out_dir.join("report.html"), &html)
 }

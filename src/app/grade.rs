@@ -275,7 +275,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
         |result, saved| {
             let written = saved
                 .and_then(|_| write_student_files(&out_dir, result))
-                .and_then(|_| write_class_files(&out_dir, setup, &store));
+                .and_then(|_| write_class_files(&out_dir, setup, &store, entries.len()));
             if let Err(e) = written {
                 write_failures.push(format!("{}: {e}", result.id));
             }
@@ -300,7 +300,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     // Results of students graded earlier count as much as this run's.
     let all: Vec<SubmissionResult> =
         store.load_all().into_iter().filter(|r| entries.iter().any(|e| e.id == r.id)).collect();
-    let _ = write_class_files(&out_dir, setup, &store);
+    let _ = write_class_files(&out_dir, setup, &store, entries.len());
     let part = shard.map(|s| format!(" (shard {} of {} students)", s.label(), class.len())).unwrap_or_default();
     let _ = writeln!(
         out,
@@ -338,9 +338,10 @@ fn status_note(r: &SubmissionResult) -> String {
     }
 }
 
-/// The class-wide files, rebuilt from every stored result: gradebook CSV, JUnit XML, the JSON report.
-fn write_class_files(out_dir: &Path, setup: &Setup, store: &Store) -> std::io::Result<()> {
-    write_report_files(out_dir, &setup.report(store.load_all()))
+/// The class-wide files, rebuilt from every stored result of a class of `expected` hand-ins: gradebook CSV,
+/// JUnit XML, the JSON report, the HTML report.
+fn write_class_files(out_dir: &Path, setup: &Setup, store: &Store, expected: usize) -> std::io::Result<()> {
+    write_report_files(out_dir, &setup.report(store.load_all()), expected)
 }
 
 /// 0 when everything passed, 3 when the grader failed somewhere, otherwise 1.

@@ -25,7 +25,7 @@ use crate::harness::model::{RunReport, SubmissionResult, SCHEMA_VERSION};
 pub const MERGED: &str = "merged.json";
 
 /// What the merge of the class files and tournament files both produce, and folders they own in `--out`.
-const OWNED: [&str; 11] = [
+const OWNED: [&str; 12] = [
     "results",
     "gradescope",
     "feedback",
@@ -35,6 +35,7 @@ const OWNED: [&str; 11] = [
     "report.json",
     "standings.md",
     "standings.csv",
+    "report.html",
     MERGED,
     crate::app::shard::MANIFEST,
 ];
@@ -237,7 +238,7 @@ fn merge_class(shards: &[(PathBuf, Manifest)], final_dir: &Path, out: &mut dyn W
         suite: first.suite.clone(),
         submissions: results.into_iter().map(|(r, _)| r).collect(),
     };
-    write_report_files(final_dir, &report).map_err(|e| io_failure(final_dir, &e))?;
+    write_report_files(final_dir, &report, report.submissions.len()).map_err(|e| io_failure(final_dir, &e))?;
     let _ = writeln!(
         out,
         "merged {} shard(s) of `{}`: {} student(s); results in {}",

@@ -10,6 +10,7 @@ mod gen;
 mod grade;
 mod grade_messages;
 mod gradescope;
+mod html_report;
 mod java_format;
 mod keys_csp;
 mod keys_hillclimb;

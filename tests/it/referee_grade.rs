@@ -101,6 +101,8 @@ fn a_class_is_graded_by_the_course_rubric_from_real_games() {
     let feedback = std::fs::read_to_string(out.join("feedback/silent.md")).unwrap();
     assert!(feedback.contains("never set its move"), "{feedback}");
     assert!(out.join("gradescope/good/results.json").is_file());
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("href=\"feedback/silent.md\"") && html.contains("id=\"causes-troubles\""), "{html}");
 }
 
 #[test]
@@ -137,4 +139,5 @@ fn a_tournament_ranks_rates_and_bands_the_class() {
     assert_eq!(board["score"], 10.0);
     assert_eq!(board["leaderboard"][0]["name"], "Rating");
     assert_eq!(std::fs::read_dir(out.join("games")).unwrap().count(), 6);
+    crate::html_report::check_tournament_report(&out);
 }

@@ -168,7 +168,8 @@ pub fn run(
                 .map_err(std::io::Error::other)
                 .and_then(|json| write_atomic(&games_file(&out_dir, &result.id), &json))
                 .and_then(|()| store.save(&result))
-                .and_then(|()| crate::app::class_report::write_student_files(&out_dir, &result));
+                .and_then(|()| crate::app::class_report::write_student_files(&out_dir, &result))
+                .and_then(|()| write_class_files(&out_dir, name, &store, entries.len()));
             if let Err(e) = saved {
                 failures.push(format!("{}: {e}", result.id));
             }
@@ -180,7 +181,7 @@ pub fn run(
     let all: Vec<SubmissionResult> =
         store.load_all().into_iter().filter(|r| entries.iter().any(|e| e.id == r.id)).collect();
     let report = RunReport { schema: crate::harness::model::SCHEMA_VERSION, suite: name.into(), submissions: all };
-    if let Err(e) = crate::app::class_report::write_report_files(&out_dir, &report) {
+    if let Err(e) = crate::app::class_report::write_report_files(&out_dir, &report, entries.len()) {
         failures.push(format!("class files: {e}"));
     }
     for f in &failures {
@@ -210,6 +211,13 @@ pub fn run(
     } else {
         exit::SUCCESS
     }
+}
+
+/// The class files from every stored result, rewritten after each student so `report.html` follows the run.
+fn write_class_files(out_dir: &Path, name: &str, store: &Store, expected: usize) -> std::io::Result<()> {
+    let report =
+        RunReport { schema: crate::harness::model::SCHEMA_VERSION, suite: name.into(), submissions: store.load_all() };
+    crate::app::class_report::write_report_files(out_dir, &report, expected)
 }
 
 /// Where a grading run writes one student's game records.

@@ -4,6 +4,7 @@
 pub mod cases;
 pub mod grading;
 pub mod matches;
+pub mod report;
 pub mod tournament;
 
 use std::path::{Path, PathBuf};

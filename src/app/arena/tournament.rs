@@ -14,6 +14,7 @@ use crate::app::shard::{self, Manifest, Shard, TournamentPlan};
 use crate::cli::{exit, TournamentArgs};
 use crate::harness::grade::class::{discover, safe_name, write_atomic};
 use crate::harness::grade::for_each_parallel;
+use crate::harness::render::html::causes::first_error_line;
 use crate::harness::runner::sandbox;
 use crate::referee::rating::{fit, Rating};
 use crate::referee::record::GameRecord;
@@ -108,7 +109,7 @@ pub fn run(
     for (entry, result) in entries.iter().zip(compiled) {
         match result {
             Some(Ok(prepared)) => entrants.push(Entrant { id: entry.id.clone(), student: true, prepared }),
-            Some(Err(message)) => excluded.push(format!("{}: {}", entry.id, first_line(&message))),
+            Some(Err(message)) => excluded.push(format!("{}: {}", entry.id, first_error_line(&message))),
             None => excluded.push(format!("{}: not prepared", entry.id)),
         }
     }
@@ -152,6 +153,8 @@ pub fn run(
     }
     let mut records: Vec<Option<GameRecord>> = vec![None; pairs.len()];
     let mut failures = Vec::new();
+    // The page is rewritten as games finish, at most every few seconds: a fit of many entrants is not free.
+    let mut last_page = std::time::Instant::now();
     for_each_parallel(
         &pairs,
         jobs,
@@ -190,6 +193,20 @@ pub fn run(
                 None => "not played".to_string(),
             };
             progress.finish(&pairing(&pairs[k]), &outcome);
+            if last_page.elapsed() >= std::time::Duration::from_secs(5) {
+                let so_far: Vec<GameRecord> = records.iter().flatten().cloned().collect();
+                let table = standings(&plan.ids, &plan.students, &so_far);
+                let page = TournamentPage {
+                    title: &plan.title,
+                    settings: &plan.settings,
+                    table: &table,
+                    games: &so_far,
+                    planned: pairs.len(),
+                    excluded: &plan.excluded,
+                };
+                let _ = write_report(&out_dir, &page, &students_by_id(&plan.ids, &plan.students));
+                last_page = std::time::Instant::now();
+            }
         },
     );
     progress.close();
@@ -222,7 +239,7 @@ pub fn run(
 }
 
 /// The table of `plan`'s entrants from `played` (every game of the tournament): prints it, and writes
-/// `standings.md`, `standings.csv` and the Gradescope leaderboard files into `out_dir`.
+/// `standings.md`, `standings.csv`, the Gradescope leaderboard files and `report.html` into `out_dir`.
 ///
 /// # Errors
 /// A message naming the folder when a file cannot be written.
@@ -233,6 +250,17 @@ pub fn finish(out_dir: &Path, plan: &TournamentPlan, played: &[GameRecord], out:
     write_atomic(&out_dir.join("standings.md"), text.as_bytes())
         .and_then(|()| write_atomic(&out_dir.join("standings.csv"), csv(&table).as_bytes()))
         .and_then(|()| write_leaderboard(out_dir, &table, &students_by_id(&plan.ids, &plan.students)))
+        .and_then(|()| {
+            let page = TournamentPage {
+                title: &plan.title,
+                settings: &plan.settings,
+                table: &table,
+                games: played,
+                planned: played.len(),
+                excluded: &plan.excluded,
+            };
+            write_report(out_dir, &page, &students_by_id(&plan.ids, &plan.students))
+        })
         .map_err(|e| format!("cannot write results in {}: {e}", out_dir.display()))
 }
 
@@ -241,8 +269,37 @@ pub fn saved_game(out_dir: &Path, name: &str, fingerprint: &str) -> Option<GameR
     load_game(&out_dir.join("games").join(format!("{name}.json")), fingerprint).and_then(Result::ok)
 }
 
-fn first_line(text: &str) -> &str {
-    text.lines().next().unwrap_or(text)
+/// The tournament's facts, before links are added: what [`write_report`] turns into `report.html`.
+struct TournamentPage<'a> {
+    title: &'a str,
+    settings: &'a str,
+    table: &'a [Standing],
+    games: &'a [GameRecord],
+    planned: usize,
+    excluded: &'a [String],
+}
+
+/// `report.html`: the page of [`super::report`], linking each game to its saved file and each student to their
+/// leaderboard file.
+fn write_report(out: &Path, t: &TournamentPage<'_>, students: &BTreeMap<String, bool>) -> std::io::Result<()> {
+    use crate::harness::render::html::escape::href;
+    let game_link = |a: &str, b: &str| href(&["games", &format!("{}__{}.json", safe_name(a), safe_name(b))]);
+    let entrant_link = |id: &str| {
+        students.get(id).copied().unwrap_or(false).then(|| href(&["gradescope", &safe_name(id), "results.json"]))
+    };
+    let page = super::report::TournamentPage {
+        title: t.title,
+        settings: t.settings,
+        table: t.table,
+        games: t.games,
+        planned: t.planned,
+        excluded: t.excluded,
+        game_link: &game_link,
+        entrant_link: &entrant_link,
+    };
+    let mut html = Vec::new();
+    super::report::render(&page, &mut html)?;
+    write_atomic(&out.join("report.html"), &html)
 }
 
 fn students_by_id(ids: &[String], students: &[bool]) -> BTreeMap<String, bool> {

@@ -13,6 +13,8 @@
 //! | `csv` | [`csv`] | the gradebook: one row per submission, one status column per case |
 //! | `md` | [`markdown`] | per-student feedback in Markdown |
 //!
+//! A class run also writes `report.html` ([`html`]): the whole class on one self-contained page.
+//!
 //! Every renderer takes [`RenderOptions`]: `color` (ANSI colors, terminal only) and `redact` (every elapsed time
 //! becomes 0, so snapshots stay stable). Compared program output is quoted through [`visible::show_invisible`], so
 //! a difference in whitespace can be seen; stderr and compiler messages lose their ANSI codes
@@ -25,6 +27,7 @@ pub mod csv;
 mod diff;
 mod excerpt;
 pub mod gradescope;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
