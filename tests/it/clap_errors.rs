@@ -22,7 +22,7 @@ fn a_missing_argument_is_named() {
 fn a_misspelled_subcommand_gets_the_suggestion() {
     assert_eq!(
         referee_stderr(&["grde", "--suite", "s"]),
-        "referee: unrecognized subcommand 'grde'; did you mean 'grade'? (try --help)\n"
+        "referee: unrecognized subcommand 'grde'; some similar subcommands exist: 'gradescope', 'grade' (try --help)\n"
     );
 }
 
