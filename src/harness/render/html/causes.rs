@@ -217,8 +217,10 @@ fn ranked(groups: impl Iterator<Item = Group>) -> Vec<Group> {
 /// becomes `Foo.java: error: ';' expected`; Python's `SyntaxError: …` stays as it is), else the first line after
 /// the grader's own `the build failed …:` header, else that header.
 pub fn first_error_line(message: &str) -> String {
-    let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty());
-    let header = lines.next().unwrap_or("the build failed");
+    let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty()).peekable();
+    // A header ends with a colon (`the build failed (exit code 1):`); a first line that says more is the error
+    // itself (`takestones.py does not parse: line 12: SyntaxError: ...`).
+    let header = lines.next_if(|l| l.ends_with(':')).unwrap_or("the build failed");
     let rest: Vec<&str> = lines.collect();
     let line = rest
         .iter()
@@ -229,8 +231,16 @@ pub fn first_error_line(message: &str) -> String {
     without_line_number(line)
 }
 
-/// `path/File.java:12:` (or `:12:5:`) at the start becomes `File.java:`.
+/// `path/File.java:12:` (or `:12:5:`) at the start becomes `File.java:`, and a `line 12: ` inside is dropped, so
+/// the same mistake on different lines groups together.
 fn without_line_number(line: &str) -> String {
+    if let Some((before, after)) = line.split_once(": line ") {
+        if let Some((number, rest)) = after.split_once(": ") {
+            if !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) {
+                return format!("{before}: {rest}");
+            }
+        }
+    }
     let mut parts = line.splitn(3, ':');
     let (Some(file), Some(number), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
         return line.to_string();
@@ -260,6 +270,8 @@ mod tests {
         assert_eq!(first_error_line(python), "SyntaxError: '(' was never closed");
         assert_eq!(first_error_line("the build timed out after 120 s:\n"), "the build timed out after 120 s:");
         assert_eq!(first_error_line("x:\nA.java:3:7: error: boom"), "A.java: error: boom");
+        let unparsed = "takestones.py does not parse: line 152: SyntaxError: invalid syntax\n    def broken(:";
+        assert_eq!(first_error_line(unparsed), "takestones.py does not parse: SyntaxError: invalid syntax");
     }
 
     #[test]
