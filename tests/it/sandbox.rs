@@ -257,6 +257,37 @@ fn a_neighbour_graded_alongside_cannot_read_or_kill_another_student() {
 }
 
 #[test]
+fn two_students_graded_side_by_side_cannot_talk_over_an_abstract_socket() {
+    // As root the runs share one empty network namespace (so its abstract socket names); Landlock's scoping must
+    // still keep each run to its own sockets.
+    if !in_force(&["network"], "abstract socket between runs") {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    for id in ["a-left", "b-right"] {
+        student(&class, id, "abstract_socket", &[]);
+    }
+    let suite = work.path().join("suite.toml");
+    fs::write(
+        &suite,
+        "[reference]\ngame = \"takestones\"\n[[case]]\nname = \"small\"\nargs = \"3 0 0\"\nreference = true\n",
+    )
+    .unwrap();
+    let results = grade_class(&class, suite.to_str().unwrap(), &["--cmd", &python_cmd(), "--timeout", "8s"]);
+    let full = |(name, on, rest): &(String, bool, String)| name == "landlock" && *on && rest.contains("ABI 6 or later");
+    let shared = is_root() && layers().iter().any(full);
+    for id in ["a-left", "b-right"] {
+        let case = &result(&results, id).cases[0];
+        assert_eq!(case.status, Status::Failed, "{id}: {}", case.detail);
+        let text = &case.stdout.text;
+        assert!(!text.lines().any(|l| l.starts_with("connected") || l.starts_with("accepted")), "{id}: {text}");
+        // Sharing a namespace, each one sees the other's name in /proc/net/unix and must have tried it.
+        assert!(!shared || text.contains("refused"), "{id} never found the other one to try: {text}");
+    }
+}
+
+#[test]
 fn a_fork_bomb_beside_a_correct_java_submission_does_not_change_its_status() {
     // RLIMIT_NPROC binds only a dedicated user, so a fork bomb is only ever run as root (never on a TA's box).
     if !is_root() {

@@ -68,7 +68,7 @@ pub fn landlock(cwd: &Path, readable: &[PathBuf], program: &OsStr, private_proc:
         .restrict_self()
         .map_err(fail)?;
     match status.ruleset {
-        RulesetStatus::FullyEnforced => Ok("files, TCP and signals (Landlock ABI 6 or later)".into()),
+        RulesetStatus::FullyEnforced => Ok(super::layers::LANDLOCK_FULL.into()),
         RulesetStatus::PartiallyEnforced => {
             Ok("files (TCP or signal rules need a newer kernel: Landlock ABI 4 and 6)".into())
         }
@@ -94,6 +94,23 @@ fn toolchain_home(program: &OsStr) -> Option<PathBuf> {
     }
     let bin = real.parent()?;
     Some(if bin.file_name().is_some_and(|n| n == "bin") { bin.parent()?.to_path_buf() } else { bin.to_path_buf() })
+}
+
+/// Moves this process into the network namespace at `path` (the grader's shared one, see `netns`), after checking
+/// that it is the namespace with `inode` (a reused pid cannot lead elsewhere).
+///
+/// # Errors
+/// When it cannot be opened, is another namespace, or the kernel refuses.
+pub fn join_network(path: &Path, inode: u64) -> Result<(), String> {
+    use rustix::thread::{move_into_link_name_space, LinkNameSpaceType};
+    use std::os::fd::AsFd;
+    let fail = |e: &dyn std::fmt::Display| format!("cannot join the network namespace {}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
+    let found = rustix::fs::fstat(&file).map_err(|e| fail(&e))?.st_ino;
+    if found != inode {
+        return Err(fail(&format!("inode {found}, not {inode}")));
+    }
+    move_into_link_name_space(file.as_fd(), Some(LinkNameSpaceType::Network)).map_err(|e| fail(&e))
 }
 
 /// Moves this process into new network, mount and (for its next child) PID namespaces; as a user other than root,

@@ -1,7 +1,8 @@
 //! The launcher: `referee __exec CPU DATA FSIZE NPROC UID GID [PIN] [OPTION..] -- PROGRAM ARGS..`, a step between
-//! the runner and the submission that joins the run's cgroup (`+cgroup DIR`), enters new namespaces (`+net`,
-//! `+pid`), takes the sandbox identity (no supplementary groups, then GID, then UID; `-` keeps the grader's), sets
-//! the resource limits on itself, optionally pins itself to one CPU (`PIN`, the referee's agents), restricts itself
+//! the runner and the submission that joins the run's cgroup (`+cgroup DIR`), joins the grader's shared network
+//! namespace (`+netns PATH INODE`, see `netns`) or enters new namespaces (`+net`, `+pid`), takes the sandbox
+//! identity (no supplementary groups, then GID, then UID; `-` keeps the grader's), sets the resource limits on
+//! itself, optionally pins itself to one CPU (`PIN`, the referee's agents), restricts itself
 //! with Landlock (`+landlock`, `+ro PATH` for more readable folders), and then becomes the program (`exec`).
 //!
 //! With a PID namespace the program cannot simply be exec'd: the namespace's first process is its init, which
@@ -85,7 +86,15 @@ pub fn arguments(
     if let Some(cpu) = extras.pin {
         out.push(cpu.to_string().into());
     }
-    out.extend(layer_options(&sandbox.layers));
+    let shared = if sandbox.layers.network { super::netns::shared() } else { None };
+    match shared {
+        Some(netns) => {
+            let layers = super::layers::Layers { network: false, ..sandbox.layers };
+            out.extend(layer_options(&layers));
+            out.extend(netns.options());
+        }
+        None => out.extend(layer_options(&sandbox.layers)),
+    }
     if sandbox.layers.landlock {
         for path in &extras.readable {
             out.extend(["+ro".into(), path.clone().into_os_string()]);
@@ -143,9 +152,11 @@ struct Request<'a> {
     layers: Layers,
     readable: Vec<PathBuf>,
     cgroups: Vec<PathBuf>,
+    netns: Option<(PathBuf, u64)>,
     inner: bool,
     status: Option<String>,
     probe: bool,
+    hold: bool,
     program: &'a OsString,
     rest: &'a [OsString],
 }
@@ -176,9 +187,11 @@ impl<'a> Request<'a> {
             layers: Layers::default(),
             readable: Vec::new(),
             cgroups: Vec::new(),
+            netns: None,
             inner: false,
             status: None,
             probe: false,
+            hold: false,
             program,
             rest,
         };
@@ -192,6 +205,12 @@ impl<'a> Request<'a> {
                 Some("+pid") => request.layers.pid = true,
                 Some("+inner") => request.inner = true,
                 Some("+probe") => request.probe = true,
+                Some("+hold") => request.hold = true,
+                Some("+netns") => {
+                    let path = PathBuf::from(value()?);
+                    let inode = value()?.to_str().and_then(|w| w.parse::<u64>().ok());
+                    request.netns = Some((path, inode.ok_or("launcher: +netns needs PATH INODE")?));
+                }
                 Some("+ro") => request.readable.push(value()?.into()),
                 Some("+cgroup") => request.cgroups.push(value()?.into()),
                 Some("+status") => request.status = Some(value()?.to_string_lossy().into_owned()),
@@ -244,11 +263,17 @@ mod linux {
     /// Applies the request to this process and starts the program. `Ok(code)` is an exit code to return (the
     /// program's, relayed); `Err` why it could not start.
     pub(super) fn launch(request: &Request<'_>, args: &[OsString]) -> Result<i32, String> {
+        if request.hold {
+            return hold();
+        }
         if !request.inner {
             let pid = std::process::id().to_string();
             for dir in &request.cgroups {
                 let procs = dir.join("cgroup.procs");
                 std::fs::write(&procs, &pid).map_err(|e| format!("cannot join cgroup {}: {e}", dir.display()))?;
+            }
+            if let Some((path, inode)) = &request.netns {
+                confine::join_network(path, *inode)?;
             }
             if request.layers.network || request.layers.pid {
                 confine::unshare(request.layers.network, request.layers.pid)?;
@@ -313,6 +338,16 @@ mod linux {
         }
         let _ = file.write_all(text.as_bytes());
         Ok(code)
+    }
+
+    /// `+hold`: makes a new network namespace for the grader to keep (see `netns`), says `ready` and waits for the
+    /// end of its input.
+    fn hold() -> Result<i32, String> {
+        confine::unshare(true, false)?;
+        println!("ready");
+        let _ = std::io::stdout().flush();
+        let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
+        Ok(0)
     }
 
     /// In a new PID namespace: starts the launcher again as the namespace's init and ends as the program ended.

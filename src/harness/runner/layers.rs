@@ -39,6 +39,15 @@ impl Layers {
     }
 }
 
+/// How the probe describes Landlock when every rule is enforced, abstract-socket and signal scoping included.
+pub const LANDLOCK_FULL: &str = "files, TCP and signals (Landlock ABI 6 or later)";
+
+/// Whether Landlock confines abstract unix sockets and signals to each run here (ABI 6), so runs may share one
+/// empty network namespace without reaching each other.
+pub fn scopes_abstract_sockets() -> bool {
+    probe().states.iter().any(|s| s.name == "landlock" && s.in_force && s.detail == LANDLOCK_FULL)
+}
+
 /// What to do when a layer is missing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Policy {

@@ -7,6 +7,7 @@
 //! - [`launcher`]: `referee __exec`, which sets the limits on itself as the sandbox user, then execs the program.
 //! - [`layers`]: which sandbox layers (Landlock, network and PID namespaces, cgroups) this machine offers.
 //! - [`cgroup`]: a cgroup per run.
+//! - [`netns`]: the empty network namespace a grader's runs share.
 //! - [`Template`]: `--cmd` / `--build` templates.
 
 pub mod cgroup;
@@ -15,6 +16,7 @@ mod confine;
 pub mod launcher;
 pub mod layers;
 mod limits;
+pub mod netns;
 pub mod process;
 pub mod sandbox;
 mod template;
