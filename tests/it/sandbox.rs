@@ -229,6 +229,21 @@ fn a_submission_cannot_see_the_graders_command_line() {
 }
 
 #[test]
+fn a_submission_cannot_forge_how_it_ended() {
+    if !in_force(&["pid"], "forged exit status") {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    student(&class, "forger", "forge_status", &[]);
+    let results = grade_class(&class, "builtin:takestones-stats-2019", &["--cmd", &python_cmd()]);
+    for case in &result(&results, "forger").cases {
+        assert_eq!(case.status, Status::NonzeroExit, "{}: {}", case.name, case.detail);
+        assert!(case.detail.contains('3'), "{}", case.detail);
+    }
+}
+
+#[test]
 fn a_neighbour_graded_alongside_cannot_read_or_kill_another_student() {
     if !in_force(&["landlock"], "neighbour") {
         return;

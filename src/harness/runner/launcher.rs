@@ -8,9 +8,10 @@
 //! With a PID namespace the program cannot simply be exec'd: the namespace's first process is its init, which
 //! ignores signals it has no handler for and takes every other process down when it exits. So the launcher starts
 //! itself again (`+inner`) as that init, which mounts the private `/proc`, applies the rest, starts the program as
-//! its child and reports how it ended through a pipe (`+status FD`); the outer launcher, still in the grader's
-//! process group, then ends the same way (same exit code, or the same signal), so the grader's timeout, group kill,
-//! SIGSTOP between turns and exit status all work as without the namespace.
+//! its child and reports how it ended through a pipe (`+status PATH`: the outer's `/proc/<pid>/fd/<n>` of a
+//! close-on-exec pipe, so the program never holds it and cannot forge the report); the outer launcher, still in
+//! the grader's process group, then ends the same way (same exit code, or the same signal), so the grader's
+//! timeout, group kill, SIGSTOP between turns and exit status all work as without the namespace.
 //!
 //! Why not set the limits from the grader after spawning: changing the limits of a process owned by another user
 //! needs CAP_SYS_RESOURCE, which a container's root often lacks, and there would be a moment before they apply.
@@ -284,12 +285,14 @@ mod linux {
         }
         let mut status = None;
         if request.inner {
-            confine::private_proc()?;
-            if let Some(fd) = &request.status {
-                let path = format!("/proc/self/fd/{fd}");
-                let file = std::fs::OpenOptions::new().write(true).open(&path);
+            // The status pipe is the outer launcher's, close-on-exec, so the program never inherits it (it could
+            // write a forged `c 0` into it): opened here through the outer's `/proc/<pid>/fd`, while `/proc` is
+            // still the grader's, and held by this process alone (std opens files close-on-exec).
+            if let Some(path) = &request.status {
+                let file = std::fs::OpenOptions::new().write(true).open(path);
                 status = Some(file.map_err(|e| format!("launcher: cannot open the status pipe: {e}"))?);
             }
+            confine::private_proc()?;
         }
         if request.inner && request.identity.is_none() {
             confine::drop_capabilities()?;
@@ -358,9 +361,10 @@ mod linux {
         let _ = signal_hook::flag::register(signal_hook::consts::SIGTERM, std::sync::Arc::default());
         // It may end by re-raising the program's SIGSEGV: no core file for it either.
         let _ = rustix::process::setrlimit(Resource::Core, Rlimit { current: Some(0), maximum: Some(0) });
-        let (reader, writer) = rustix::pipe::pipe().map_err(|e| format!("launcher: no pipe: {e}"))?;
+        let (reader, writer) =
+            rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| format!("launcher: no pipe: {e}"))?;
         let split = args.iter().position(|a| a == "--").unwrap_or(args.len());
-        let fd = std::os::fd::AsRawFd::as_raw_fd(&writer).to_string();
+        let fd = format!("/proc/{}/fd/{}", std::process::id(), std::os::fd::AsRawFd::as_raw_fd(&writer));
         let mut inner: Vec<OsString> = vec![super::SUBCOMMAND.into()];
         inner.extend(args[..split].iter().cloned());
         inner.extend(["+inner".into(), "+status".into(), fd.into()]);
@@ -370,7 +374,6 @@ mod linux {
             .args(inner)
             .spawn()
             .map_err(|e| format!("launcher: cannot start the namespace's first process: {e}"))?;
-        drop(writer);
         let ended = loop {
             match child.wait() {
                 Ok(status) => break status,
@@ -378,6 +381,9 @@ mod linux {
                 Err(e) => return Err(format!("launcher: lost the namespace's first process: {e}")),
             }
         };
+        // Held until the first process has ended: it opens the pipe through this process's `/proc/<pid>/fd`, so
+        // the write end must still be here when it looks (the few bytes it writes fit in the pipe's buffer).
+        drop(writer);
         let mut text = String::new();
         let _ = std::fs::File::from(reader).read_to_string(&mut text);
         let mut words = text.split_whitespace();
