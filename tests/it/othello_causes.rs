@@ -87,15 +87,7 @@ fn limit_in_the_nodes() {
 
 #[test]
 fn utility_from_the_wrong_side_and_dark_minus_light() {
-    let all = [
-        ComputeUtility,
-        SelectMoveMinimax,
-        SelectMoveAlphabeta,
-        MinimaxMaxNode,
-        MinimaxMinNode,
-        AlphabetaMaxNode,
-        AlphabetaMinNode,
-    ];
+    let all = Function::ALL;
     let line = "return dark - light if color == 1 else light - dark";
     let wrong =
         mutant("limit_ai.py", "wrong_side_ai.py", &[(line, "return light - dark if color == 1 else dark - light")], "");
