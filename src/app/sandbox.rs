@@ -7,6 +7,7 @@ use std::io::Write;
 use crate::cli::exit;
 use crate::harness::runner::layers::{self, Policy};
 use crate::harness::runner::sandbox::{is_root, UID_BASE};
+use crate::harness::runner::shared_ns;
 
 /// Runs `referee sandbox`; returns the exit code (0: the report was printed, whatever it says).
 pub fn run(out: &mut dyn Write) -> u8 {
@@ -19,6 +20,25 @@ pub fn run(out: &mut dyn Write) -> u8 {
     };
     let mut rows = vec![("user", user.0, user.1)];
     rows.extend(probe.states.iter().map(|s| (s.name, s.in_force, s.detail.clone())));
+    // As root, runs join namespaces the grader makes once instead of making their own (see `shared_ns`).
+    if let Some(shared) = shared_ns::shared() {
+        for (name, in_force, detail) in &mut rows {
+            match *name {
+                "network" if *in_force => {
+                    *detail = "one empty network namespace per grader, joined by each run: no interface, not even \
+                               the machine's loopback (abstract sockets are kept to each run by Landlock)"
+                        .into();
+                }
+                "pid" if *in_force && probe.layers.cgroup && shared.proc_options().is_some() => {
+                    *detail = "a run with a uid of its own joins the grader's /proc mounted hidepid=2, where it sees \
+                               only its own processes, and what it leaves running is killed through its cgroup; \
+                               runs that share a uid get a PID namespace each"
+                        .into();
+                }
+                _ => {}
+            }
+        }
+    }
     rows.push((
         "limits",
         true,

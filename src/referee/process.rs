@@ -69,7 +69,7 @@ pub struct AgentProcess {
     marker: String,
     paused: bool,
     /// Removed after the process group is killed (fields drop after `Drop::drop`).
-    _cgroup: Option<RunCgroup>,
+    cgroup: Option<RunCgroup>,
 }
 
 impl AgentProcess {
@@ -96,7 +96,7 @@ impl AgentProcess {
         };
         let mut command = Command::new(exe);
         command
-            .args(launcher::arguments(&launch.limits, &launch.sandbox, &extras, &resolved, &launch.args))
+            .args(launcher::arguments(&launch.limits, &launch.sandbox, &extras, &resolved, &launch.args).args)
             .current_dir(&launch.cwd)
             .env(MARKER_VAR, &marker)
             .env("TMPDIR", &launch.cwd)
@@ -127,7 +127,7 @@ impl AgentProcess {
             std::thread::spawn(move || keep_tail(err, &tail, &done));
         }
         let stdin = child.stdin.take();
-        Ok(AgentProcess { child, pid, stdin, lines, stderr, stderr_done, marker, paused: false, _cgroup: cgroup })
+        Ok(AgentProcess { child, pid, stdin, lines, stderr, stderr_done, marker, paused: false, cgroup })
     }
 
     /// Writes one line (a newline is added) and flushes. A dead agent is noticed on the read side, so a failed
@@ -211,6 +211,9 @@ impl AgentProcess {
             let _ = self.child.wait();
         }
         sandbox::release(self.pid);
+        if let Some(cgroup) = &self.cgroup {
+            cgroup.kill_all();
+        }
         sandbox::kill_marked(Some(&self.marker));
     }
 }

@@ -87,6 +87,34 @@ impl RunCgroup {
     pub fn dirs(&self) -> &[PathBuf] {
         &self.dirs
     }
+
+    /// Kills every process still in the run's cgroups (what the program left running, even outside its process
+    /// group: `setsid`, a daemon) and says how many there were. Reads again after each round of kills, since a
+    /// process may fork between a read and its kill (the pids limit bounds how many it can make); a killed process
+    /// may stay listed for a few milliseconds while it exits, and is not waited for.
+    pub fn kill_all(&self) -> usize {
+        let mut killed = std::collections::BTreeSet::new();
+        for _ in 0..1000 {
+            let found: Vec<i32> = self
+                .dirs
+                .iter()
+                .filter_map(|d| std::fs::read_to_string(d.join("cgroup.procs")).ok())
+                .flat_map(|text| text.split_whitespace().filter_map(|w| w.parse::<i32>().ok()).collect::<Vec<_>>())
+                .filter(|pid| !killed.contains(pid))
+                .collect();
+            if found.is_empty() {
+                break;
+            }
+            for pid in found {
+                #[cfg(unix)]
+                if let Some(p) = rustix::process::Pid::from_raw(pid) {
+                    let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+                }
+                killed.insert(pid);
+            }
+        }
+        killed.len()
+    }
 }
 
 impl Drop for RunCgroup {

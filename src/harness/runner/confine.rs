@@ -1,5 +1,6 @@
 //! The launcher's side of the sandbox layers, applied to itself just before it starts the program: namespaces
-//! (network, PID with a private `/proc`), and Landlock rules built from the run's folder and the toolchain.
+//! (network, PID with a private `/proc`, or the grader's shared ones), and Landlock rules built from the run's folder
+//! and the toolchain.
 //!
 //! Landlock grants read/execute on the system folders and on the toolchain the command uses (found by following the
 //! program's symlinks: `/usr/bin/java` leads to the JDK's home, a `python3` under a home folder to its install),
@@ -27,8 +28,9 @@ const DEVICES: [&str; 5] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random"
 const PROC_FILES: [&str; 5] = ["/proc/meminfo", "/proc/cpuinfo", "/proc/stat", "/proc/filesystems", "/proc/sys"];
 
 /// Restricts this process (and everything it starts) to the run's folder `cwd` (read/write), `readable` and the
-/// system (read/execute), with no TCP and no signals outside. `private_proc`: `/proc` is the run's own (a PID
-/// namespace), so all of it may be read; otherwise only this process's entry. Returns a one-line description.
+/// system (read/execute), with no TCP and no signals outside. `private_proc`: `/proc` shows only the run's own
+/// processes (a PID namespace, or the grader's `hidepid` `/proc` under a uid of the run's own), so all of it may be
+/// read; otherwise only this process's entry. Returns a one-line description.
 ///
 /// # Errors
 /// When the kernel has no Landlock, or a rule cannot be made.
@@ -96,21 +98,36 @@ fn toolchain_home(program: &OsStr) -> Option<PathBuf> {
     Some(if bin.file_name().is_some_and(|n| n == "bin") { bin.parent()?.to_path_buf() } else { bin.to_path_buf() })
 }
 
-/// Moves this process into the network namespace at `path` (the grader's shared one, see `netns`), after checking
-/// that it is the namespace with `inode` (a reused pid cannot lead elsewhere).
+/// Moves this process into the network namespace at `path` (the grader's shared one, see `shared_ns`), after
+/// checking that it is the namespace with `inode` (a reused pid cannot lead elsewhere).
 ///
 /// # Errors
 /// When it cannot be opened, is another namespace, or the kernel refuses.
 pub fn join_network(path: &Path, inode: u64) -> Result<(), String> {
-    use rustix::thread::{move_into_link_name_space, LinkNameSpaceType};
+    join(path, inode, rustix::thread::LinkNameSpaceType::Network, "network")
+}
+
+/// Moves this process into the mount namespace at `path` (the grader's shared one whose `/proc` hides other
+/// users' processes, see `shared_ns`) after the same inode check, and back into its working folder `cwd` (joining
+/// a mount namespace moves a process to its root).
+///
+/// # Errors
+/// When it cannot be opened, is another namespace, the kernel refuses, or `cwd` is not there.
+pub fn join_mount(path: &Path, inode: u64, cwd: &Path) -> Result<(), String> {
+    join(path, inode, rustix::thread::LinkNameSpaceType::Mount, "mount")?;
+    std::env::set_current_dir(cwd)
+        .map_err(|e| format!("cannot return to {} in the shared mount namespace: {e}", cwd.display()))
+}
+
+fn join(path: &Path, inode: u64, kind: rustix::thread::LinkNameSpaceType, name: &str) -> Result<(), String> {
     use std::os::fd::AsFd;
-    let fail = |e: &dyn std::fmt::Display| format!("cannot join the network namespace {}: {e}", path.display());
+    let fail = |e: &dyn std::fmt::Display| format!("cannot join the {name} namespace {}: {e}", path.display());
     let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
     let found = rustix::fs::fstat(&file).map_err(|e| fail(&e))?.st_ino;
     if found != inode {
         return Err(fail(&format!("inode {found}, not {inode}")));
     }
-    move_into_link_name_space(file.as_fd(), Some(LinkNameSpaceType::Network)).map_err(|e| fail(&e))
+    rustix::thread::move_into_link_name_space(file.as_fd(), Some(kind)).map_err(|e| fail(&e))
 }
 
 /// Moves this process into new network, mount and (for its next child) PID namespaces; as a user other than root,
@@ -179,4 +196,18 @@ pub fn private_proc() -> Result<(), String> {
         .map_err(|e| format!("cannot make the mounts private: {e}"))?;
     mount("proc", "/proc", "proc", MountFlags::NOSUID | MountFlags::NODEV | MountFlags::NOEXEC, None)
         .map_err(|e| format!("cannot mount a private /proc: {e}"))
+}
+
+/// In the grader's namespace holder, already in a mount namespace of its own: mounts a `/proc` with `hidepid=2`, on
+/// which a process sees only the processes of its own user. The host's later mounts still reach the namespace
+/// (`slave` propagation); nothing mounted here reaches the host.
+///
+/// # Errors
+/// When the mounts are refused.
+pub fn hidden_proc() -> Result<(), String> {
+    use rustix::mount::{mount, mount_change, MountFlags, MountPropagationFlags};
+    mount_change("/", MountPropagationFlags::DOWNSTREAM | MountPropagationFlags::REC)
+        .map_err(|e| format!("cannot make the mounts one-way: {e}"))?;
+    let flags = MountFlags::NOSUID | MountFlags::NODEV | MountFlags::NOEXEC;
+    mount("proc", "/proc", "proc", flags, c"hidepid=2").map_err(|e| format!("cannot mount /proc with hidepid: {e}"))
 }

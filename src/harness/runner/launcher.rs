@@ -1,9 +1,9 @@
 //! The launcher: `referee __exec CPU DATA FSIZE NPROC UID GID [PIN] [OPTION..] -- PROGRAM ARGS..`, a step between
-//! the runner and the submission that joins the run's cgroup (`+cgroup DIR`), joins the grader's shared network
-//! namespace (`+netns PATH INODE`, see `netns`) or enters new namespaces (`+net`, `+pid`), takes the sandbox
-//! identity (no supplementary groups, then GID, then UID; `-` keeps the grader's), sets the resource limits on
-//! itself, optionally pins itself to one CPU (`PIN`, the referee's agents), restricts itself
-//! with Landlock (`+landlock`, `+ro PATH` for more readable folders), and then becomes the program (`exec`).
+//! the runner and the submission that joins the run's cgroup (`+cgroup DIR`), joins the grader's shared namespaces
+//! (`+netns PATH INODE`, `+procns PATH INODE`, see `shared_ns`) or enters new ones (`+net`, `+pid`), takes the
+//! sandbox identity (no supplementary groups, then GID, then UID; `-` keeps the grader's), sets the resource limits
+//! on itself, optionally pins itself to one CPU (`PIN`, the referee's agents), restricts itself with Landlock
+//! (`+landlock`, `+ro PATH` for more readable folders), and then becomes the program (`exec`).
 //!
 //! With a PID namespace the program cannot simply be exec'd: the namespace's first process is its init, which
 //! ignores signals it has no handler for and takes every other process down when it exits. So the launcher starts
@@ -11,7 +11,9 @@
 //! its child and reports how it ended through a pipe (`+status PATH`: the outer's `/proc/<pid>/fd/<n>` of a
 //! close-on-exec pipe, so the program never holds it and cannot forge the report); the outer launcher, still in
 //! the grader's process group, then ends the same way (same exit code, or the same signal), so the grader's
-//! timeout, group kill, SIGSTOP between turns and exit status all work as without the namespace.
+//! timeout, group kill, SIGSTOP between turns and exit status all work as without the namespace. That second
+//! process costs about 2 ms a run, so where each run has a uid of its own and a cgroup, the run joins the grader's
+//! mount namespace with a `hidepid` `/proc` instead and the program is exec'd directly (see `shared_ns`).
 //!
 //! Why not set the limits from the grader after spawning: changing the limits of a process owned by another user
 //! needs CAP_SYS_RESOURCE, which a container's root often lacks, and there would be a moment before they apply.
@@ -64,14 +66,18 @@ pub struct Extras {
     pub cgroups: Vec<PathBuf>,
 }
 
+/// A launcher invocation for one run.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    /// Everything after the launcher's path.
+    pub args: Vec<OsString>,
+    /// The program runs as the first process of a PID namespace of its own, whose init reports (and kills) what
+    /// it leaves running; otherwise the runner finds leftovers in the run's cgroup and process group.
+    pub own_pid_namespace: bool,
+}
+
 /// The launcher's arguments (everything after the launcher path) to run `program args` with `limits` in `sandbox`.
-pub fn arguments(
-    limits: &Limits,
-    sandbox: &Sandbox,
-    extras: &Extras,
-    program: &OsStr,
-    args: &[OsString],
-) -> Vec<OsString> {
+pub fn arguments(limits: &Limits, sandbox: &Sandbox, extras: &Extras, program: &OsStr, args: &[OsString]) -> Launch {
     let identity = sandbox.identity;
     let nproc = identity.map_or(0, |_| limits.processes);
     let id = |f: fn(&Identity) -> u32| identity.as_ref().map_or("-".to_string(), |i| f(i).to_string());
@@ -87,16 +93,20 @@ pub fn arguments(
     if let Some(cpu) = extras.pin {
         out.push(cpu.to_string().into());
     }
-    let shared = if sandbox.layers.network { super::netns::shared() } else { None };
-    match shared {
-        Some(netns) => {
-            let layers = super::layers::Layers { network: false, ..sandbox.layers };
-            out.extend(layer_options(&layers));
-            out.extend(netns.options());
-        }
-        None => out.extend(layer_options(&sandbox.layers)),
-    }
-    if sandbox.layers.landlock {
+    let layers = sandbox.layers;
+    let shared = if layers.network || layers.pid { super::shared_ns::shared() } else { None };
+    let network = shared.filter(|_| layers.network).map(super::shared_ns::Shared::network_options);
+    // A `hidepid` /proc hides only other users' processes: it stands for a PID namespace when this run's uid is
+    // its own (leased), and the cgroup kills what the program leaves behind.
+    let own_uid = identity.is_some_and(|i| i.uid >= super::sandbox::UID_BASE);
+    let proc = shared
+        .filter(|_| layers.pid && layers.cgroup && !extras.cgroups.is_empty() && own_uid)
+        .and_then(super::shared_ns::Shared::proc_options);
+    let own = Layers { network: layers.network && network.is_none(), pid: layers.pid && proc.is_none(), ..layers };
+    out.extend(layer_options(&own));
+    out.extend(network.into_iter().flatten());
+    out.extend(proc.into_iter().flatten());
+    if layers.landlock {
         for path in &extras.readable {
             out.extend(["+ro".into(), path.clone().into_os_string()]);
         }
@@ -106,7 +116,7 @@ pub fn arguments(
     }
     out.extend(["--".into(), program.to_os_string()]);
     out.extend(args.iter().cloned());
-    out
+    Launch { args: out, own_pid_namespace: own.pid }
 }
 
 fn layer_options(layers: &Layers) -> Vec<OsString> {
@@ -154,6 +164,7 @@ struct Request<'a> {
     readable: Vec<PathBuf>,
     cgroups: Vec<PathBuf>,
     netns: Option<(PathBuf, u64)>,
+    procns: Option<(PathBuf, u64)>,
     inner: bool,
     status: Option<String>,
     probe: bool,
@@ -189,6 +200,7 @@ impl<'a> Request<'a> {
             readable: Vec::new(),
             cgroups: Vec::new(),
             netns: None,
+            procns: None,
             inner: false,
             status: None,
             probe: false,
@@ -207,10 +219,15 @@ impl<'a> Request<'a> {
                 Some("+inner") => request.inner = true,
                 Some("+probe") => request.probe = true,
                 Some("+hold") => request.hold = true,
-                Some("+netns") => {
+                Some(name @ ("+netns" | "+procns")) => {
                     let path = PathBuf::from(value()?);
                     let inode = value()?.to_str().and_then(|w| w.parse::<u64>().ok());
-                    request.netns = Some((path, inode.ok_or("launcher: +netns needs PATH INODE")?));
+                    let held = Some((path, inode.ok_or(format!("launcher: {name} needs PATH INODE"))?));
+                    if name == "+netns" {
+                        request.netns = held;
+                    } else {
+                        request.procns = held;
+                    }
                 }
                 Some("+ro") => request.readable.push(value()?.into()),
                 Some("+cgroup") => request.cgroups.push(value()?.into()),
@@ -276,6 +293,10 @@ mod linux {
             if let Some((path, inode)) = &request.netns {
                 confine::join_network(path, *inode)?;
             }
+            if let Some((path, inode)) = &request.procns {
+                let cwd = std::env::current_dir().map_err(|e| format!("launcher: no working folder: {e}"))?;
+                confine::join_mount(path, *inode, &cwd)?;
+            }
             if request.layers.network || request.layers.pid {
                 confine::unshare(request.layers.network, request.layers.pid)?;
             }
@@ -300,7 +321,8 @@ mod linux {
         set_identity_and_limits(request)?;
         if request.layers.landlock {
             let cwd = std::env::current_dir().map_err(|e| format!("launcher: no working folder: {e}"))?;
-            let detail = confine::landlock(&cwd, &request.readable, request.program, request.layers.pid)?;
+            let private_proc = request.layers.pid || request.procns.is_some();
+            let detail = confine::landlock(&cwd, &request.readable, request.program, private_proc)?;
             if request.probe && !request.inner {
                 println!("{detail}");
             }
@@ -343,11 +365,13 @@ mod linux {
         Ok(code)
     }
 
-    /// `+hold`: makes a new network namespace for the grader to keep (see `netns`), says `ready` and waits for the
-    /// end of its input.
+    /// `+hold`: makes new network and mount namespaces for the grader to keep (see `shared_ns`), mounts the
+    /// `hidepid` `/proc` in the second, says `ready proc` (or `ready` when only the network namespace could be
+    /// made) and waits for the end of its input.
     fn hold() -> Result<i32, String> {
         confine::unshare(true, false)?;
-        println!("ready");
+        let proc = confine::hidden_proc().is_ok();
+        println!("{}", if proc { super::super::shared_ns::READY_WITH_PROC } else { "ready" });
         let _ = std::io::stdout().flush();
         let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
         Ok(0)

@@ -7,7 +7,7 @@
 //! - [`launcher`]: `referee __exec`, which sets the limits on itself as the sandbox user, then execs the program.
 //! - [`layers`]: which sandbox layers (Landlock, network and PID namespaces, cgroups) this machine offers.
 //! - [`cgroup`]: a cgroup per run.
-//! - [`netns`]: the empty network namespace a grader's runs share.
+//! - [`shared_ns`]: the namespaces a grader's runs share (an empty network, a `/proc` showing only one's own user).
 //! - [`Template`]: `--cmd` / `--build` templates.
 
 pub mod cgroup;
@@ -16,9 +16,9 @@ mod confine;
 pub mod launcher;
 pub mod layers;
 mod limits;
-pub mod netns;
 pub mod process;
 pub mod sandbox;
+pub mod shared_ns;
 mod template;
 
 pub use limits::Limits;

@@ -129,12 +129,15 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         } else {
             None
         };
+    let mut own_pid_namespace = false;
     let mut command = match &launcher {
         Some(path) => {
             let extras =
                 Extras { cgroups: cgroup.as_ref().map(|c| c.dirs().to_vec()).unwrap_or_default(), ..Extras::default() };
+            let launch = launcher::arguments(&spec.limits, &spec.sandbox, &extras, &resolved, &spec.args);
+            own_pid_namespace = launch.own_pid_namespace;
             let mut c = Command::new(path);
-            c.args(launcher::arguments(&spec.limits, &spec.sandbox, &extras, &resolved, &spec.args));
+            c.args(launch.args);
             c
         }
         None => {
@@ -219,8 +222,13 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
                 state.elapsed = start.elapsed();
                 state.exit =
                     Some(status.map_err(|e| RunError::Lost { program: program.clone(), message: e.to_string() })?);
-                // Whatever is still in the group was left behind: kill it now.
+                // Whatever is still in the group was left behind: kill it now, and whatever is still in the run's
+                // cgroup (gone from the group by `setsid`). In a PID namespace of its own, its init already killed
+                // and reported them, and those still exiting are not counted twice.
                 state.leftovers |= sandbox::signal_group(pid, GroupSignal::Kill);
+                if let Some(cgroup) = cgroup.as_ref().filter(|_| !own_pid_namespace) {
+                    state.leftovers |= cgroup.kill_all() > 0;
+                }
                 linger_until = Some(Instant::now() + LINGER);
             }
             Ok(Event::Stream { stdout, bytes, truncated }) => {
