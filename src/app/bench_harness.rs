@@ -40,6 +40,30 @@ fn java_source(answers: &[(String, String)]) -> String {
     s + "  }\n}\n"
 }
 
+/// CPU time used so far by this process and the children it has waited for (`/proc/self/stat`: utime, stime,
+/// cutime, cstime, in ticks of 10 ms), or zero where it cannot be read. Unlike wall time it barely moves when
+/// other work shares the machine, so the overhead it shows survives a loaded benchmark.
+fn cpu_now() -> Duration {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return Duration::ZERO };
+    let Some((_, rest)) = stat.rsplit_once(") ") else { return Duration::ZERO };
+    // After the command name: state is field 3 of the line, utime field 14.
+    let ticks: u64 = rest.split(' ').skip(11).take(4).filter_map(|f| f.parse::<u64>().ok()).sum();
+    Duration::from_millis(ticks * 10)
+}
+
+/// What a measurement took: wall-clock and CPU time.
+#[derive(Clone, Copy, Debug, Default)]
+struct Took {
+    wall: Duration,
+    cpu: Duration,
+}
+
+fn timed<E>(f: impl FnOnce() -> Result<(), E>) -> Result<Took, E> {
+    let (start, cpu) = (Instant::now(), cpu_now());
+    f()?;
+    Ok(Took { wall: start.elapsed(), cpu: cpu_now().saturating_sub(cpu) })
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -104,21 +128,24 @@ fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
         .flat_map(|dir| suite.cases.iter().map(|c| command.expand(dir, &c.args)).collect::<Vec<_>>())
         .collect();
     let bare = |jobs: usize| {
-        let start = Instant::now();
-        for_each_parallel(
-            &runs,
-            jobs,
-            |(program, a)| {
-                Command::new(program).args(a).stdin(Stdio::null()).output().map(|o| o.status.success()).unwrap_or(false)
-            },
-            |_, _| {},
-        );
-        start.elapsed()
+        let took = timed(|| {
+            for_each_parallel(
+                &runs,
+                jobs,
+                |(program, a)| {
+                    let output = Command::new(program).args(a).stdin(Stdio::null()).output();
+                    output.map(|o| o.status.success()).unwrap_or(false)
+                },
+                |_, _| {},
+            );
+            Ok::<(), String>(())
+        });
+        took.unwrap_or_default()
     };
     let jobs = args.jobs.max(1);
     let prepared = PreparedSuite::new(suite);
     let entries = discover(&class).map_err(|e| e.to_string())?;
-    let graded = |j: usize, tag: &str| -> Result<Duration, String> {
+    let graded = |j: usize, tag: &str| -> Result<Took, String> {
         let config = GradeConfig {
             command: command.clone(),
             build: None,
@@ -133,15 +160,27 @@ fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
         let store = Store::open(&out_dir).map_err(|e| e.to_string())?;
         let scratch = work.path().join(format!("scratch-{tag}"));
         make_traversable(&scratch).map_err(|e| e.to_string())?;
-        let start = Instant::now();
         let mut saved = 0;
-        grade_class(&entries, &prepared, &config, j, &store, &scratch, |_| {}, |_, r| saved += usize::from(r.is_ok()))
-            .map_err(|_| "cancelled".to_string())?;
-        let elapsed = start.elapsed();
+        let took = timed(|| {
+            grade_class(
+                &entries,
+                &prepared,
+                &config,
+                j,
+                &store,
+                &scratch,
+                |_| {},
+                |_, r| {
+                    saved += usize::from(r.is_ok());
+                },
+            )
+            .map(|_| ())
+            .map_err(|_| "cancelled".to_string())
+        })?;
         if saved != entries.len() {
             return Err(format!("only {saved} of {} results were stored", entries.len()));
         }
-        Ok(elapsed)
+        Ok(took)
     };
     // Warm the page cache and the interpreter once, then interleave the four measurements over several rounds and
     // keep each one's median: on a shared 2-core machine single timings swing by 10%.
@@ -156,12 +195,15 @@ fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
     if std::env::var_os("REFEREE_BENCH_VERBOSE").is_some() {
         let _ = writeln!(out, "rounds: bare-1 {b1:?}\n graded-1 {g1:?}\n bare-j {bj:?}\n graded-j {gj:?}");
     }
-    let (bare_1, graded_1, bare_j, graded_j) = (median(b1), median(g1), median(bj), median(gj));
+    let wall = |v: &[Took]| median(v.iter().map(|t| t.wall).collect());
+    let cpu = |v: &[Took]| median(v.iter().map(|t| t.cpu).collect());
+    let (bare_1, graded_1, bare_j, graded_j) = (wall(&b1), wall(&g1), wall(&bj), wall(&gj));
     let n = runs.len() as f64;
     let line = |label: &str, d: Duration| {
         format!("{label:<28} {:>8.3} s  {:>7.2} ms/run", d.as_secs_f64(), d.as_secs_f64() * 1e3 / n)
     };
     let pct = |a: Duration, b: Duration| (a.as_secs_f64() / b.as_secs_f64() - 1.0) * 100.0;
+    let per_run = |d: Duration| d.as_secs_f64() * 1e3 / n;
     let _ = writeln!(
         out,
         "harness overhead: {students} trivial {} submissions x {} cases = {} runs (median of {ROUNDS} rounds), {}",
@@ -181,19 +223,41 @@ fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
     let _ = writeln!(out, "{}", line(&format!("bare, {jobs} threads"), bare_j));
     let _ = writeln!(out, "{}  overhead {:+.1}%", line(&format!("graded, -j {jobs}"), graded_j), pct(graded_j, bare_j));
     let _ = writeln!(out, "speed-up of -j {jobs} over -j 1: {:.2}x", graded_1.as_secs_f64() / graded_j.as_secs_f64());
+    // CPU time of the grader and everything it ran (10 ms ticks): what grading costs whatever else loads the machine.
+    let (cpu_bare, cpu_graded) = (cpu(&b1), cpu(&g1));
+    let _ = writeln!(
+        out,
+        "CPU time, -j 1: bare {:.2} ms/run, graded {:.2} ms/run, overhead {:+.1}%",
+        per_run(cpu_bare),
+        per_run(cpu_graded),
+        pct(cpu_graded, cpu_bare)
+    );
     setup_cost(work.path(), out)
 }
 
 /// Runs of `true` through the runner, with and without the sandbox layers: the difference of the medians is what
 /// the layers cost each run (the launcher's second process, namespaces, the private /proc, Landlock, the cgroup).
+/// Each layer is also timed alone (the PID layer both ways: a namespace of its own, and with the cgroup the
+/// grader's shared `hidepid` /proc), the variants interleaved so a change in the machine's load hits them alike.
 fn setup_cost(work: &Path, out: &mut dyn Write) -> Result<(), String> {
+    use crate::harness::runner::layers::Layers;
     const RUNS: usize = 40;
     // A uid of its own, as each graded submission gets.
     let (with, _lease) = Sandbox::default_for_this_process().lease();
-    let without = Sandbox { layers: Default::default(), ..with };
+    let all = with.layers;
+    let none = Layers::default();
+    let variants: Vec<(&str, Layers)> = vec![
+        ("none", none),
+        ("landlock", Layers { landlock: all.landlock, ..none }),
+        ("network", Layers { network: all.network, ..none }),
+        ("pid (own namespace)", Layers { pid: all.pid, ..none }),
+        ("cgroup", Layers { cgroup: all.cgroup, ..none }),
+        ("pid + cgroup", Layers { pid: all.pid, cgroup: all.cgroup, ..none }),
+        ("all", all),
+    ];
     let dir = work.join("setup");
     make_traversable(&dir).map_err(|e| e.to_string())?;
-    let time = |sandbox: Sandbox| -> Result<Duration, String> {
+    let once = |layers: Layers| -> Result<Duration, String> {
         let spec = RunSpec {
             program: "true".into(),
             args: Vec::new(),
@@ -201,27 +265,30 @@ fn setup_cost(work: &Path, out: &mut dyn Write) -> Result<(), String> {
             stdin: None,
             env: Vec::new(),
             limits: Limits::default(),
-            sandbox,
+            sandbox: Sandbox { layers, ..with },
             cancel: None,
         };
-        let mut times = Vec::new();
-        for _ in 0..RUNS {
-            let start = Instant::now();
-            runner::run(&spec).map_err(|e| e.to_string())?;
-            times.push(start.elapsed());
-        }
-        Ok(median(times))
+        let start = Instant::now();
+        runner::run(&spec).map_err(|e| e.to_string())?;
+        Ok(start.elapsed())
     };
-    let _ = time(with)?;
-    let (bare, sandboxed) = (time(without)?, time(with)?);
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let _ = once(all)?;
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
+    for _ in 0..RUNS {
+        for (i, (_, layers)) in variants.iter().enumerate() {
+            times[i].push(once(*layers)?);
+        }
+    }
+    let ms: Vec<f64> = times.into_iter().map(|t| median(t).as_secs_f64() * 1e3).collect();
+    let (bare, sandboxed) = (ms[0], ms[ms.len() - 1]);
     let _ = writeln!(
         out,
-        "sandbox setup per run: {:.2} ms (`true` through the runner: {:.2} ms without the layers, {:.2} ms with; \
-         median of {RUNS})",
-        ms(sandboxed) - ms(bare),
-        ms(bare),
-        ms(sandboxed)
+        "sandbox setup per run: {:.2} ms (`true` through the runner: {bare:.2} ms without the layers, {sandboxed:.2} \
+         ms with; median of {RUNS})",
+        sandboxed - bare,
     );
+    let each: Vec<String> =
+        variants.iter().zip(&ms).skip(1).map(|((name, _), m)| format!("{name} {:+.2}", m - bare)).collect();
+    let _ = writeln!(out, "  per layer, ms over none: {}", each.join(", "));
     Ok(())
 }

@@ -211,7 +211,7 @@ impl AgentProcess {
             let _ = self.child.wait();
         }
         sandbox::release(self.pid);
-        if let Some(cgroup) = &self.cgroup {
+        if let Some(cgroup) = &mut self.cgroup {
             cgroup.kill_all();
         }
         sandbox::kill_marked(Some(&self.marker));

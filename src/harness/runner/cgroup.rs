@@ -22,6 +22,8 @@ pub struct RunCgroup {
     dirs: Vec<PathBuf>,
     /// The limits they were set to (memory bytes, pids): the pool's key.
     key: (u64, u64),
+    /// Never pooled: a run left processes in it (dying ones may still count against its pids limit).
+    spent: bool,
 }
 
 /// Empty run cgroups of this grader, ready for the next run with the same limits.
@@ -62,7 +64,7 @@ impl RunCgroup {
         if parents.is_empty() {
             return Err("no writable cgroup hierarchy with cpu, memory and pids".into());
         }
-        let mut made = RunCgroup { dirs: Vec::new(), key };
+        let mut made = RunCgroup { dirs: Vec::new(), key, spent: false };
         for parent in parents {
             let dir = parent.dir.join(format!("referee-{name}"));
             std::fs::create_dir(&dir).map_err(|e| format!("cannot create cgroup {}: {e}", dir.display()))?;
@@ -89,32 +91,50 @@ impl RunCgroup {
     }
 
     /// Kills every process still in the run's cgroups (what the program left running, even outside its process
-    /// group: `setsid`, a daemon) and says how many there were. Reads again after each round of kills, since a
-    /// process may fork between a read and its kill (the pids limit bounds how many it can make); a killed process
-    /// may stay listed for a few milliseconds while it exits, and is not waited for.
-    pub fn kill_all(&self) -> usize {
-        let mut killed = std::collections::BTreeSet::new();
-        for _ in 0..1000 {
-            let found: Vec<i32> = self
-                .dirs
-                .iter()
-                .filter_map(|d| std::fs::read_to_string(d.join("cgroup.procs")).ok())
-                .flat_map(|text| text.split_whitespace().filter_map(|w| w.parse::<i32>().ok()).collect::<Vec<_>>())
-                .filter(|pid| !killed.contains(pid))
-                .collect();
-            if found.is_empty() {
-                break;
-            }
-            for pid in found {
-                #[cfg(unix)]
-                if let Some(p) = rustix::process::Pid::from_raw(pid) {
-                    let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
-                }
-                killed.insert(pid);
-            }
-        }
-        killed.len()
+    /// group: `setsid`, a daemon) and says how many there were (see [`kill_all_in`]).
+    pub fn kill_all(&mut self) -> usize {
+        let found = kill_all_in(&self.dirs);
+        self.spent |= found > 0;
+        found
     }
+
+    /// Marks the cgroups as never to be reused: removed once empty.
+    pub(super) fn spend(&mut self) {
+        self.spent = true;
+    }
+
+    /// The memory and pids limits the cgroups were made with.
+    pub(super) fn key(&self) -> (u64, u64) {
+        self.key
+    }
+}
+
+/// Kills every process listed in the cgroups `dirs` other than the grader itself (a grading thread may sit in
+/// one, see `cgroup_slot`) and says how many there were. Reads again after each round of kills, since a process
+/// may fork between a read and its kill (the pids limit bounds how many it can make); a killed process may stay
+/// listed for a few milliseconds while it exits, and is not waited for.
+pub fn kill_all_in(dirs: &[PathBuf]) -> usize {
+    let me = i32::try_from(std::process::id()).unwrap_or(0);
+    let mut killed = std::collections::BTreeSet::new();
+    for _ in 0..1000 {
+        let found: Vec<i32> = dirs
+            .iter()
+            .filter_map(|d| std::fs::read_to_string(d.join("cgroup.procs")).ok())
+            .flat_map(|text| text.split_whitespace().filter_map(|w| w.parse::<i32>().ok()).collect::<Vec<_>>())
+            .filter(|pid| *pid != me && !killed.contains(pid))
+            .collect();
+        if found.is_empty() {
+            break;
+        }
+        for pid in found {
+            #[cfg(unix)]
+            if let Some(p) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+            }
+            killed.insert(pid);
+        }
+    }
+    killed.len()
 }
 
 impl Drop for RunCgroup {
@@ -124,8 +144,8 @@ impl Drop for RunCgroup {
         }
         let empty =
             |d: &PathBuf| std::fs::read(d.join("cgroup.procs")).is_ok_and(|t| t.iter().all(u8::is_ascii_whitespace));
-        if self.dirs.iter().all(empty) {
-            let reused = RunCgroup { dirs: std::mem::take(&mut self.dirs), key: self.key };
+        if !self.spent && self.dirs.iter().all(empty) {
+            let reused = RunCgroup { dirs: std::mem::take(&mut self.dirs), key: self.key, spent: false };
             pool().lock().unwrap_or_else(|p| p.into_inner()).push(reused);
             return;
         }
@@ -169,8 +189,22 @@ pub fn available() -> Result<String, String> {
     Ok(format!("a cgroup per run ({version}): an equal CPU share, the --memory limit, a pids limit"))
 }
 
-/// The grader's own cgroup folder in each usable hierarchy.
+/// The grader's own cgroup folder in each usable hierarchy, found once: a grading thread may later move into a
+/// cgroup of its own (`cgroup_slot`), and `/proc/self/cgroup` then names that one for the main thread.
 fn parents() -> Vec<Parent> {
+    static PARENTS: OnceLock<Vec<Parent>> = OnceLock::new();
+    PARENTS.get_or_init(parents_now).clone()
+}
+
+/// The grader's own cgroup folders when they are the three v1 hierarchies (cpu, memory, pids), where a thread may
+/// sit in a cgroup apart from the rest of its process; `None` under cgroup v2 or without cgroups.
+pub(super) fn v1_parent_dirs() -> Option<Vec<PathBuf>> {
+    let parents = parents();
+    (!parents.is_empty() && parents.iter().all(|p| p.kind != Kind::V2))
+        .then(|| parents.into_iter().map(|p| p.dir).collect())
+}
+
+fn parents_now() -> Vec<Parent> {
     let Ok(own) = std::fs::read_to_string("/proc/self/cgroup") else { return Vec::new() };
     let Ok(mounts) = std::fs::read_to_string("/proc/self/mountinfo") else { return Vec::new() };
     let mut v1 = Vec::new();

@@ -99,9 +99,8 @@ pub fn arguments(limits: &Limits, sandbox: &Sandbox, extras: &Extras, program: &
     // A `hidepid` /proc hides only other users' processes: it stands for a PID namespace when this run's uid is
     // its own (leased), and the cgroup kills what the program leaves behind.
     let own_uid = identity.is_some_and(|i| i.uid >= super::sandbox::UID_BASE);
-    let proc = shared
-        .filter(|_| layers.pid && layers.cgroup && !extras.cgroups.is_empty() && own_uid)
-        .and_then(super::shared_ns::Shared::proc_options);
+    let proc =
+        shared.filter(|_| layers.pid && layers.cgroup && own_uid).and_then(super::shared_ns::Shared::proc_options);
     let own = Layers { network: layers.network && network.is_none(), pid: layers.pid && proc.is_none(), ..layers };
     out.extend(layer_options(&own));
     out.extend(network.into_iter().flatten());

@@ -7,10 +7,12 @@
 //! - [`launcher`]: `referee __exec`, which sets the limits on itself as the sandbox user, then execs the program.
 //! - [`layers`]: which sandbox layers (Landlock, network and PID namespaces, cgroups) this machine offers.
 //! - [`cgroup`]: a cgroup per run.
+//! - [`cgroup_slot`]: where a run's processes go: its own cgroup, or (v1) its grading thread's.
 //! - [`shared_ns`]: the namespaces a grader's runs share (an empty network, a `/proc` showing only one's own user).
 //! - [`Template`]: `--cmd` / `--build` templates.
 
 pub mod cgroup;
+pub mod cgroup_slot;
 #[cfg(target_os = "linux")]
 mod confine;
 pub mod launcher;

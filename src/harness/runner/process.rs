@@ -9,7 +9,7 @@ use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::cgroup::RunCgroup;
+use super::cgroup_slot::Placement;
 use super::launcher::{self, Extras};
 use super::sandbox::{self, GroupSignal, Sandbox, MARKER_VAR};
 use super::Limits;
@@ -120,9 +120,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         return Err(RunError::Spawn { program, source: std::io::Error::other(message) });
     }
     // Dropped (removed) when this function returns, after every process of the run is dead.
-    let cgroup =
+    let mut cgroup =
         if spec.sandbox.layers.cgroup {
-            Some(RunCgroup::create(&marker, &spec.limits).map_err(|message| RunError::Spawn {
+            Some(Placement::for_run(&marker, &spec.limits).map_err(|message| RunError::Spawn {
                 program: program.clone(),
                 source: std::io::Error::other(message),
             })?)
@@ -132,8 +132,10 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let mut own_pid_namespace = false;
     let mut command = match &launcher {
         Some(path) => {
-            let extras =
-                Extras { cgroups: cgroup.as_ref().map(|c| c.dirs().to_vec()).unwrap_or_default(), ..Extras::default() };
+            let extras = Extras {
+                cgroups: cgroup.as_ref().map(|c| c.launcher_dirs().to_vec()).unwrap_or_default(),
+                ..Extras::default()
+            };
             let launch = launcher::arguments(&spec.limits, &spec.sandbox, &extras, &resolved, &spec.args);
             own_pid_namespace = launch.own_pid_namespace;
             let mut c = Command::new(path);
@@ -226,8 +228,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
                 // cgroup (gone from the group by `setsid`). In a PID namespace of its own, its init already killed
                 // and reported them, and those still exiting are not counted twice.
                 state.leftovers |= sandbox::signal_group(pid, GroupSignal::Kill);
-                if let Some(cgroup) = cgroup.as_ref().filter(|_| !own_pid_namespace) {
-                    state.leftovers |= cgroup.kill_all() > 0;
+                if let Some(cgroup) = cgroup.as_mut() {
+                    let found = cgroup.finish();
+                    state.leftovers |= found > 0 && !own_pid_namespace;
                 }
                 linger_until = Some(Instant::now() + LINGER);
             }
