@@ -185,8 +185,13 @@ pub fn available() -> Result<String, String> {
     let probe = RunCgroup::create(&format!("{}-probe", std::process::id()), &Limits::default())?;
     let kinds = parents().iter().map(|p| p.kind).collect::<Vec<_>>();
     drop(probe);
-    let version = if kinds.contains(&Kind::V2) { "cgroup v2" } else { "cgroup v1 cpu, memory and pids" };
-    Ok(format!("a cgroup per run ({version}): an equal CPU share, the --memory limit, a pids limit"))
+    Ok(if kinds.contains(&Kind::V2) {
+        "a cgroup per run (cgroup v2): an equal CPU share, the --memory limit, a pids limit".into()
+    } else {
+        "a cgroup per grading thread, holding one run at a time (cgroup v1 cpu, memory and pids): an equal CPU \
+         share, the --memory limit, a pids limit"
+            .into()
+    })
 }
 
 /// The grader's own cgroup folder in each usable hierarchy, found once: a grading thread may later move into a
