@@ -19,6 +19,7 @@ mod keys_tree;
 mod locate;
 mod mancala;
 mod mancala_agents;
+mod non_root;
 mod official;
 mod oracle;
 mod othello;

@@ -19,7 +19,12 @@ use crate::grade::{fixture, python};
 fn layers() -> Vec<(String, bool, String)> {
     let out = Command::new(assert_cmd::cargo::cargo_bin("referee")).arg("sandbox").output().unwrap();
     assert!(out.status.success());
-    String::from_utf8_lossy(&out.stdout)
+    parse_layers(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// The layers in the text `referee sandbox` printed.
+pub fn parse_layers(report: &str) -> Vec<(String, bool, String)> {
+    report
         .lines()
         .skip(1)
         .map(|line| {
@@ -51,7 +56,7 @@ fn is_root() -> bool {
 }
 
 /// Writes the hostile fixture `name` as `<class>/<id>/takestones.py` with its placeholders replaced.
-fn student(class: &Path, id: &str, name: &str, replace: &[(&str, &str)]) -> PathBuf {
+pub fn student(class: &Path, id: &str, name: &str, replace: &[(&str, &str)]) -> PathBuf {
     let dir = class.join(id);
     fs::create_dir_all(&dir).unwrap();
     let mut text = fs::read_to_string(fixture(&format!("hostile/{name}.py"))).unwrap();
