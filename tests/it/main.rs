@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, reason = "tests fail loudly on purpose")]
 
 mod check;
+mod check_many;
 mod clap_errors;
 mod cli;
 mod containment;
