@@ -11,6 +11,9 @@ use std::process::Output;
 
 use assert_cmd::Command;
 
+use referee::reference::takestones::Edition;
+
+use crate::check_many::{check_config, Driver};
 use crate::grade::{fixture, python};
 use crate::variants::{materialize, python_wrong, Change, CLASS};
 
@@ -135,34 +138,71 @@ fn check(dir: &Path, edition: &str, cases: u32) -> Output {
         .unwrap()
 }
 
+/// The variant `table` applied to the correct program in `source`, as a submission.
+fn mutant(source: &str, changes: &[(&'static str, &'static str)], into: &Path) {
+    let changes: Vec<Change> = changes.iter().map(|(from, to)| ("takestones.py", *from, *to)).collect();
+    materialize(&fixture(source), &changes, into);
+}
+
+/// Every variant of `table` through the check loop `referee check --cases 300 --seed 2026` runs (the program
+/// started once, see `check_many.rs`): a bug diverges and its diagnosis names it, a reading passes and is seen.
+/// `referee check` itself prints these verdicts in `a_caught_variant_and_a_seen_reading_are_reported`.
 fn run_catalog(table: &[Mutation], source: &str) {
     let mut failures = Vec::new();
     for (variant, edition, changes) in table {
         let dir = tempfile::tempdir().unwrap();
-        let changes: Vec<Change> = changes.iter().map(|(from, to)| ("takestones.py", *from, *to)).collect();
-        materialize(&fixture(source), &changes, dir.path());
-        let out = check(dir.path(), edition, 300);
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        mutant(source, changes, dir.path());
+        let edition = if *edition == "stats" { Edition::Stats } else { Edition::Trace };
+        let config = check_config(edition, 2026, 300);
+        let mut driver = Driver::python(&dir.path().join("takestones.py"));
+        let report = referee::diagnose::takestones::check::check(&config, |p, depth| driver.run(p, depth));
         let ok = match reading_label(variant) {
             Some(label) => {
-                out.status.code() == Some(0)
-                    && text.lines().any(|l| {
-                        l.starts_with(&format!("  {label} ")) && l.contains("accepted by the default policy, seen in")
-                    })
+                report.divergence.is_none()
+                    && report.never_ran.is_none()
+                    && report.readings.iter().any(|(r, seen)| r.label() == label && *seen > 0)
             }
-            None => {
-                let diagnosis = text.lines().find(|l| l.starts_with("diagnosis")).unwrap_or("");
-                out.status.code() == Some(1)
-                    && text.contains("DIVERGENCE")
-                    && text.contains("smallest position that still diverges")
-                    && diagnosis.contains(variant)
-            }
+            None => report.divergence.as_ref().is_some_and(|d| {
+                let diagnosis = d.diagnosis.describe(&config.suite.accept);
+                diagnosis.lines().next().unwrap_or("").contains(variant)
+                    && d.shrunk.0.to_args().len() <= d.original.0.to_args().len()
+            }),
         };
         if !ok {
-            failures.push(format!("{edition} {variant}: exit {:?}\n{text}", out.status.code()));
+            failures.push(format!("{edition:?} {variant}: {:?} {:?}", report.readings, report.divergence));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n-----\n"));
+}
+
+/// `referee check` prints a caught variant (divergence, its smallest position, the diagnosis naming it; exit 1) and
+/// a reading it accepted (exit 0, seen in some cases), one process per case.
+#[test]
+fn a_caught_variant_and_a_seen_reading_are_reported() {
+    for (variant, _, changes) in STATS.iter().filter(|m| ["strict-cuts", "composite-legal-only"].contains(&m.0)) {
+        let dir = tempfile::tempdir().unwrap();
+        mutant("submissions/python-stats", changes, dir.path());
+        let out = check(dir.path(), "stats", 40);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        match reading_label(variant) {
+            Some(label) => {
+                assert_eq!(out.status.code(), Some(0), "{variant}: {text}");
+                assert!(
+                    text.lines().any(|l| {
+                        l.starts_with(&format!("  {label} ")) && l.contains("accepted by the default policy, seen in")
+                    }),
+                    "{variant}: {text}"
+                );
+            }
+            None => {
+                let diagnosis = text.lines().find(|l| l.starts_with("diagnosis")).unwrap_or("");
+                assert_eq!(out.status.code(), Some(1), "{variant}: {text}");
+                assert!(text.contains("DIVERGENCE"), "{text}");
+                assert!(text.contains("smallest position that still diverges"), "{text}");
+                assert!(diagnosis.contains(variant), "{text}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -21,7 +21,7 @@ use crate::grade::{fixture, python};
 const MAX_STONES: u32 = 30;
 
 /// A program's main, run once per position by a driver in one process.
-struct Driver {
+pub struct Driver {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
@@ -35,8 +35,13 @@ impl Driver {
         Driver { child, stdin, stdout }
     }
 
+    /// The Python script `program` under `tests/fixtures/python/many_runs.py`.
+    pub fn python(program: &Path) -> Driver {
+        Driver::start(Command::new(python()).arg(fixture("python/many_runs.py")).arg(program))
+    }
+
     /// What the program printed for `position` at `depth`, as `referee check` would have seen it.
-    fn run(&mut self, position: &Position, depth: u32) -> Ran {
+    pub fn run(&mut self, position: &Position, depth: u32) -> Ran {
         let mut args = position.to_args();
         args.push(depth.to_string());
         let failed = |how: &str| Ran::Failed(Failure { how: how.into(), stderr: String::new() });
@@ -63,7 +68,7 @@ impl Drop for Driver {
 }
 
 /// The check `referee check takestones --edition E --seed S --cases N` runs (official cases, all readings).
-fn config(edition: Edition, seed: u64, cases: usize) -> CheckConfig {
+pub fn check_config(edition: Edition, seed: u64, cases: usize) -> CheckConfig {
     let name = match edition {
         Edition::Stats => "takestones-stats-2019",
         Edition::Trace => "takestones-trace-2017",
@@ -107,7 +112,7 @@ fn the_correct_java_program_matches_the_reference_on_a_thousand_random_positions
     let javac = Command::new("javac").arg("-d").arg(dir.path()).args(&sources).status().unwrap();
     assert!(javac.success());
     let mut driver = Driver::start(Command::new("java").arg("-cp").arg(dir.path()).args(["ManyRuns", "TakeStones"]));
-    assert_all_matched(&mut driver, &config(Edition::Stats, 11, 1000), "java-stats");
+    assert_all_matched(&mut driver, &check_config(Edition::Stats, 11, 1000), "java-stats");
 }
 
 #[test]
@@ -115,8 +120,7 @@ fn correct_python_programs_match_the_reference_on_a_thousand_random_positions() 
     for (source, edition) in
         [("submissions/python-stats", Edition::Stats), ("submissions/python-trace", Edition::Trace)]
     {
-        let program = Path::new(&fixture(source)).join("takestones.py");
-        let mut driver = Driver::start(Command::new(python()).arg(fixture("python/many_runs.py")).arg(program));
-        assert_all_matched(&mut driver, &config(edition, 2026, 1000), source);
+        let mut driver = Driver::python(&fixture(source).join("takestones.py"));
+        assert_all_matched(&mut driver, &check_config(edition, 2026, 1000), source);
     }
 }
