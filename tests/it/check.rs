@@ -5,7 +5,6 @@
 //! the same generated suite; a program that never ran (uncompiled Java, a misspelled file) stops at once with a hint,
 //! and `--build` compiles it as `grade` does.
 
-use std::fs;
 use std::path::Path;
 use std::process::Output;
 
@@ -249,24 +248,6 @@ fn a_program_that_cannot_start_is_not_a_divergence() {
 }
 
 #[test]
-fn the_correct_java_program_passes_random_positions() {
-    let dir = tempfile::tempdir().unwrap();
-    let sources: Vec<_> = fs::read_dir(fixture("submissions/java-stats")).unwrap().map(|e| e.unwrap().path()).collect();
-    let javac = std::process::Command::new("javac").arg("-d").arg(dir.path()).args(&sources).status().unwrap();
-    assert!(javac.success());
-    let out = Command::cargo_bin("referee")
-        .unwrap()
-        .args(["check", "takestones", "--cmd", "java -cp {dir} TakeStones {args}", "--seed", "11", "--cases", "60"])
-        .arg("--dir")
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("random positions: 60 of 60 matched"), "{text}");
-}
-
-#[test]
 fn a_label_typo_is_named_as_such() {
     let dir = tempfile::tempdir().unwrap();
     python_wrong("python-wrong-format", dir.path());
@@ -385,6 +366,7 @@ fn a_program_that_never_ran_stops_with_a_hint() {
 /// hand-in that does not compile gets the compiler's message and exit 1.
 #[test]
 fn check_builds_like_grade() {
+    // Also the correct Java program through `referee check`, a JVM per case (a thousand positions: check_many.rs).
     let java = tempfile::tempdir().unwrap();
     materialize(&fixture("submissions/java-stats"), &[], java.path());
     let check = |dir: &Path| {
