@@ -11,7 +11,7 @@ use referee::referee::agent::{FaultKind, TimeControl};
 use referee::referee::game_loop::play;
 use referee::referee::java_host::JavaTools;
 use referee::referee::record::GameRecord;
-use referee::referee::spec::{prepare, AgentSpec, Setup};
+use referee::referee::spec::{prepare, AgentSpec, Prepared, Setup};
 
 pub fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
@@ -69,6 +69,22 @@ fn game_of(stones: u16, a: &AgentSpec, b: &AgentSpec, millis: u64, java: JavaToo
     let mut x = pa.agent(&params, 1, &work.path().join("g/1"), None).unwrap();
     let mut y = pb.agent(&params, 2, &work.path().join("g/2"), None).unwrap();
     play(&Mancala::new(stones), [&mut x, &mut y], &clock(millis), &mut |_| {})
+}
+
+/// Plays `a` against `b` with `stones` per bin twice, `a` in seat 1 and then in seat 2, each prepared (compiled)
+/// once.
+fn both_seats(stones: u16, a: &AgentSpec, b: &AgentSpec, millis: u64) -> [GameRecord; 2] {
+    let work = tempfile::tempdir().unwrap();
+    referee::harness::grade::class::make_traversable(work.path()).unwrap();
+    let setup = setup(work.path(), JavaTools::default());
+    let (pa, pb) = (prepare(a, &setup).unwrap(), prepare(b, &setup).unwrap());
+    let params = [stones.to_string()];
+    let game = |first: &Prepared, second: &Prepared, dir: &str| {
+        let mut x = first.agent(&params, 1, &work.path().join(dir).join("1"), None).unwrap();
+        let mut y = second.agent(&params, 2, &work.path().join(dir).join("2"), None).unwrap();
+        play(&Mancala::new(stones), [&mut x, &mut y], &clock(millis), &mut |_| {})
+    };
+    [game(&pa, &pb, "g1"), game(&pb, &pa, "g2")]
 }
 
 fn game(a: &AgentSpec, b: &AgentSpec, millis: u64) -> GameRecord {
@@ -166,8 +182,7 @@ fn students_java_players_run_unchanged_and_their_failures_are_adjudicated() {
     }
     // A course-style player that never returns from move() beats the first-bin agent in both seats (2 stones per
     // bin: games half as long, every move still cut at its deadline).
-    for seats in [[player("goodPlayer"), first_bin("")], [first_bin(""), player("goodPlayer")]] {
-        let record = game_of(2, &seats[0], &seats[1], 300, JavaTools::default());
+    for record in both_seats(2, &player("goodPlayer"), &first_bin(""), 300) {
         assert_played_out_with(&record, 2);
         assert_eq!(record.seats[usize::from(record.outcome.winner.unwrap() - 1)].label, "goodPlayer.java");
     }
