@@ -233,6 +233,7 @@ fn correct_python_programs_pass_random_positions() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{source}: {text}");
         assert!(text.contains("random positions: 100 of 100 matched"), "{text}");
+        assert!(!text.contains("cause:"), "a correct program gets no located cause: {text}");
     }
 }
 
