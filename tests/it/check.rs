@@ -1,15 +1,18 @@
 //! `referee check` on real programs: for every catalog variant, a Python submission with exactly that bug (the
 //! correct fixture with one declared change) is caught, shrunk and named; accepted readings pass and are reported;
-//! the correct programs pass 1,000 random positions; `check --suite` judges a `-0.0` exactly as `grade` does for
+//! the correct programs pass `check` run by run (a thousand positions each, without a process per position, are in
+//! `check_many.rs`); `check --suite` judges a `-0.0` exactly as `grade` does for
 //! the same generated suite; a program that never ran (uncompiled Java, a misspelled file) stops at once with a hint,
 //! and `--build` compiles it as `grade` does.
 
-use std::fs;
 use std::path::Path;
 use std::process::Output;
 
 use assert_cmd::Command;
 
+use referee::reference::takestones::Edition;
+
+use crate::check_many::{check_config, Driver};
 use crate::grade::{fixture, python};
 use crate::variants::{materialize, python_wrong, Change, CLASS};
 
@@ -134,34 +137,71 @@ fn check(dir: &Path, edition: &str, cases: u32) -> Output {
         .unwrap()
 }
 
+/// The variant `table` applied to the correct program in `source`, as a submission.
+fn mutant(source: &str, changes: &[(&'static str, &'static str)], into: &Path) {
+    let changes: Vec<Change> = changes.iter().map(|(from, to)| ("takestones.py", *from, *to)).collect();
+    materialize(&fixture(source), &changes, into);
+}
+
+/// Every variant of `table` through the check loop `referee check --cases 300 --seed 2026` runs (the program
+/// started once, see `check_many.rs`): a bug diverges and its diagnosis names it, a reading passes and is seen.
+/// `referee check` itself prints these verdicts in `a_caught_variant_and_a_seen_reading_are_reported`.
 fn run_catalog(table: &[Mutation], source: &str) {
     let mut failures = Vec::new();
     for (variant, edition, changes) in table {
         let dir = tempfile::tempdir().unwrap();
-        let changes: Vec<Change> = changes.iter().map(|(from, to)| ("takestones.py", *from, *to)).collect();
-        materialize(&fixture(source), &changes, dir.path());
-        let out = check(dir.path(), edition, 300);
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        mutant(source, changes, dir.path());
+        let edition = if *edition == "stats" { Edition::Stats } else { Edition::Trace };
+        let config = check_config(edition, 2026, 300);
+        let mut driver = Driver::python(&dir.path().join("takestones.py"));
+        let report = referee::diagnose::takestones::check::check(&config, |p, depth| driver.run(p, depth));
         let ok = match reading_label(variant) {
             Some(label) => {
-                out.status.code() == Some(0)
-                    && text.lines().any(|l| {
-                        l.starts_with(&format!("  {label} ")) && l.contains("accepted by the default policy, seen in")
-                    })
+                report.divergence.is_none()
+                    && report.never_ran.is_none()
+                    && report.readings.iter().any(|(r, seen)| r.label() == label && *seen > 0)
             }
-            None => {
-                let diagnosis = text.lines().find(|l| l.starts_with("diagnosis")).unwrap_or("");
-                out.status.code() == Some(1)
-                    && text.contains("DIVERGENCE")
-                    && text.contains("smallest position that still diverges")
-                    && diagnosis.contains(variant)
-            }
+            None => report.divergence.as_ref().is_some_and(|d| {
+                let diagnosis = d.diagnosis.describe(&config.suite.accept);
+                diagnosis.lines().next().unwrap_or("").contains(variant)
+                    && d.shrunk.0.to_args().len() <= d.original.0.to_args().len()
+            }),
         };
         if !ok {
-            failures.push(format!("{edition} {variant}: exit {:?}\n{text}", out.status.code()));
+            failures.push(format!("{edition:?} {variant}: {:?} {:?}", report.readings, report.divergence));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n-----\n"));
+}
+
+/// `referee check` prints a caught variant (divergence, its smallest position, the diagnosis naming it; exit 1) and
+/// a reading it accepted (exit 0, seen in some cases), one process per case.
+#[test]
+fn a_caught_variant_and_a_seen_reading_are_reported() {
+    for (variant, _, changes) in STATS.iter().filter(|m| ["strict-cuts", "composite-legal-only"].contains(&m.0)) {
+        let dir = tempfile::tempdir().unwrap();
+        mutant("submissions/python-stats", changes, dir.path());
+        let out = check(dir.path(), "stats", 40);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        match reading_label(variant) {
+            Some(label) => {
+                assert_eq!(out.status.code(), Some(0), "{variant}: {text}");
+                assert!(
+                    text.lines().any(|l| {
+                        l.starts_with(&format!("  {label} ")) && l.contains("accepted by the default policy, seen in")
+                    }),
+                    "{variant}: {text}"
+                );
+            }
+            None => {
+                let diagnosis = text.lines().find(|l| l.starts_with("diagnosis")).unwrap_or("");
+                assert_eq!(out.status.code(), Some(1), "{variant}: {text}");
+                assert!(text.contains("DIVERGENCE"), "{text}");
+                assert!(text.contains("smallest position that still diverges"), "{text}");
+                assert!(diagnosis.contains(variant), "{text}");
+            }
+        }
+    }
 }
 
 #[test]
@@ -187,12 +227,13 @@ fn the_catalog_tests_cover_every_variant() {
 }
 
 #[test]
-fn correct_python_programs_pass_a_thousand_random_positions() {
+fn correct_python_programs_pass_random_positions() {
     for (source, edition) in [("submissions/python-stats", "stats"), ("submissions/python-trace", "trace")] {
-        let out = check(&fixture(source), edition, 1000);
+        let out = check(&fixture(source), edition, 100);
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{source}: {text}");
-        assert!(text.contains("random positions: 1000 of 1000 matched"), "{text}");
+        assert!(text.contains("random positions: 100 of 100 matched"), "{text}");
+        assert!(!text.contains("cause:"), "a correct program gets no located cause: {text}");
     }
 }
 
@@ -205,24 +246,6 @@ fn a_program_that_cannot_start_is_not_a_divergence() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot run your program"));
-}
-
-#[test]
-fn the_correct_java_program_passes_a_thousand_random_positions() {
-    let dir = tempfile::tempdir().unwrap();
-    let sources: Vec<_> = fs::read_dir(fixture("submissions/java-stats")).unwrap().map(|e| e.unwrap().path()).collect();
-    let javac = std::process::Command::new("javac").arg("-d").arg(dir.path()).args(&sources).status().unwrap();
-    assert!(javac.success());
-    let out = Command::cargo_bin("referee")
-        .unwrap()
-        .args(["check", "takestones", "--cmd", "java -cp {dir} TakeStones {args}", "--seed", "11", "--cases", "1000"])
-        .arg("--dir")
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("random positions: 1000 of 1000 matched"), "{text}");
 }
 
 #[test]
@@ -344,6 +367,7 @@ fn a_program_that_never_ran_stops_with_a_hint() {
 /// hand-in that does not compile gets the compiler's message and exit 1.
 #[test]
 fn check_builds_like_grade() {
+    // Also the correct Java program through `referee check`, a JVM per case (a thousand positions: check_many.rs).
     let java = tempfile::tempdir().unwrap();
     materialize(&fixture("submissions/java-stats"), &[], java.path());
     let check = |dir: &Path| {

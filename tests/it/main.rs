@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, reason = "tests fail loudly on purpose")]
 
 mod check;
+mod check_many;
 mod clap_errors;
 mod cli;
 mod containment;
@@ -19,6 +20,7 @@ mod keys_tree;
 mod locate;
 mod mancala;
 mod mancala_agents;
+mod non_root;
 mod official;
 mod oracle;
 mod othello;

@@ -4,13 +4,19 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 use referee::game::othello::{Grid, Othello, Rules};
 use referee::game::Game;
 use referee::harness::model::{Status, SubmissionResult};
-use referee::referee::agent::FaultKind;
+use referee::harness::runner::layers::Policy;
+use referee::harness::runner::{Limits, Sandbox};
+use referee::referee::agent::{FaultKind, TimeControl};
+use referee::referee::game_loop::{self, play as play_game};
+use referee::referee::java_host::JavaTools;
 use referee::referee::othello::play::legal_move;
 use referee::referee::record::GameRecord;
+use referee::referee::spec::{prepare, AgentSpec, CourseOptions, Setup};
 
 use crate::referee::fixture;
 
@@ -178,6 +184,69 @@ fn the_long_color_line_is_sent() {
         let seat = u8::try_from(i + 1).unwrap();
         let first = record.moves.iter().find(|m| m.seat == seat).unwrap();
         assert_eq!(first.info.as_deref(), Some(format!("seen {seat},4,0,1,1").as_str()), "game {}", i + 1);
+    }
+}
+
+/// Replaces the agent's `input` with one that also appends each line read to `seen.txt` in its working folder.
+const LOGGED_INPUT: &str = r"import sys
+
+
+def input():
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    with open('seen.txt', 'a') as log:
+        log.write(line)
+    return line.rstrip('\n')
+";
+
+/// The manager's last line, `FINAL dark light`, reaches both agents after the last move (the course's manager never
+/// flushed it). Each agent logs the lines it reads into its working folder, the one place the sandbox lets it write;
+/// `match` removes that folder after each game, so this test drives the game loop itself and reads the logs after.
+#[test]
+fn final_is_delivered_to_both_agents() {
+    let root = tempfile::tempdir().unwrap();
+    // Every line read from the manager is logged, so the log is the color line, each turn's two lines, FINAL.
+    let path = variant(root.path(), "fl7707", "import sys\n", LOGGED_INPUT);
+    let work = root.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    referee::harness::grade::class::make_traversable(&work).unwrap();
+    // As in `match`: a uid of its own as root and every layer here (all of them required in CI).
+    let policy =
+        if std::env::var_os("REFEREE_REQUIRE_SANDBOX").is_some() { Policy::Require } else { Policy::BestEffort };
+    let setup = Setup {
+        game: "othello".into(),
+        work: work.clone(),
+        sandbox: Sandbox::for_untrusted(false, policy).unwrap(),
+        limits: Limits { cpu_seconds: 120, ..Limits::default() },
+        java: JavaTools::default(),
+        python: PYTHON.into(),
+        seed: 5,
+        builtin_args: Vec::new(),
+        course: Some(CourseOptions { color_line: "{color}".into(), chatter: false }),
+    };
+    let agent = prepare(&AgentSpec::Python(path), &setup).unwrap();
+    let game = Othello::<Grid>::new(4, Rules::Framework).unwrap();
+    let params = game_loop::Refereed::greeting_params(&game);
+    let dirs = [work.join("game/seat1"), work.join("game/seat2")];
+    let mut dark = agent.agent(&params, 1, &dirs[0], None).unwrap();
+    let mut light = agent.agent(&params, 2, &dirs[1], None).unwrap();
+    let clock = TimeControl {
+        per_move: Duration::from_secs(5),
+        tolerance: Duration::from_millis(500),
+        startup: Duration::from_secs(30),
+    };
+    let record = play_game(&game, [&mut dark, &mut light], &clock, &mut |_| {});
+    assert!(record.outcome.adjudication.is_none(), "{:?}", record.outcome.adjudication);
+    assert_legal_replay(&record, 4);
+    let last = format!("FINAL {} {}", record.outcome.score[0], record.outcome.score[1]);
+    for (seat, dir) in ["1", "2"].iter().zip(&dirs) {
+        let seen = std::fs::read_to_string(dir.join("seen.txt")).unwrap();
+        let lines: Vec<&str> = seen.lines().collect();
+        assert_eq!(lines.first(), Some(seat), "seat {seat} read:\n{seen}");
+        assert_eq!(lines.last(), Some(&last.as_str()), "seat {seat} read:\n{seen}");
+        let turns = record.moves.iter().filter(|m| m.seat.to_string() == *seat).count();
+        assert_eq!(lines.len(), 2 + 2 * turns, "seat {seat} read:\n{seen}");
     }
 }
 

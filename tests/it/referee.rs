@@ -11,7 +11,7 @@ use referee::referee::agent::{FaultKind, TimeControl};
 use referee::referee::game_loop::play;
 use referee::referee::java_host::JavaTools;
 use referee::referee::record::GameRecord;
-use referee::referee::spec::{prepare, AgentSpec, Setup};
+use referee::referee::spec::{prepare, AgentSpec, Prepared, Setup};
 
 pub fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
@@ -54,16 +54,37 @@ fn clock(millis: u64) -> TimeControl {
     }
 }
 
-/// Plays one game, `a` in seat 1.
+/// Plays one game with 4 stones per bin, `a` in seat 1.
 fn game_with(a: &AgentSpec, b: &AgentSpec, millis: u64, java: JavaTools) -> GameRecord {
+    game_of(4, a, b, millis, java)
+}
+
+/// Plays one game with `stones` per bin, `a` in seat 1.
+fn game_of(stones: u16, a: &AgentSpec, b: &AgentSpec, millis: u64, java: JavaTools) -> GameRecord {
     let work = tempfile::tempdir().unwrap();
     referee::harness::grade::class::make_traversable(work.path()).unwrap();
     let setup = setup(work.path(), java);
     let (pa, pb) = (prepare(a, &setup).unwrap(), prepare(b, &setup).unwrap());
-    let params = ["4".to_string()];
+    let params = [stones.to_string()];
     let mut x = pa.agent(&params, 1, &work.path().join("g/1"), None).unwrap();
     let mut y = pb.agent(&params, 2, &work.path().join("g/2"), None).unwrap();
-    play(&Mancala::new(4), [&mut x, &mut y], &clock(millis), &mut |_| {})
+    play(&Mancala::new(stones), [&mut x, &mut y], &clock(millis), &mut |_| {})
+}
+
+/// Plays `a` against `b` with `stones` per bin twice, `a` in seat 1 and then in seat 2, each prepared (compiled)
+/// once.
+fn both_seats(stones: u16, a: &AgentSpec, b: &AgentSpec, millis: u64) -> [GameRecord; 2] {
+    let work = tempfile::tempdir().unwrap();
+    referee::harness::grade::class::make_traversable(work.path()).unwrap();
+    let setup = setup(work.path(), JavaTools::default());
+    let (pa, pb) = (prepare(a, &setup).unwrap(), prepare(b, &setup).unwrap());
+    let params = [stones.to_string()];
+    let game = |first: &Prepared, second: &Prepared, dir: &str| {
+        let mut x = first.agent(&params, 1, &work.path().join(dir).join("1"), None).unwrap();
+        let mut y = second.agent(&params, 2, &work.path().join(dir).join("2"), None).unwrap();
+        play(&Mancala::new(stones), [&mut x, &mut y], &clock(millis), &mut |_| {})
+    };
+    [game(&pa, &pb, "g1"), game(&pb, &pa, "g2")]
 }
 
 fn game(a: &AgentSpec, b: &AgentSpec, millis: u64) -> GameRecord {
@@ -72,8 +93,13 @@ fn game(a: &AgentSpec, b: &AgentSpec, millis: u64) -> GameRecord {
 
 /// A game played to its end: no adjudication and all 48 stones in the two mancalas.
 fn assert_played_out(record: &GameRecord) {
+    assert_played_out_with(record, 4);
+}
+
+/// A game with `stones` per bin played to its end: no adjudication and all of them in the two mancalas.
+fn assert_played_out_with(record: &GameRecord, stones: u16) {
     assert!(record.outcome.adjudication.is_none(), "{:?}", record.outcome.adjudication);
-    assert_eq!(record.outcome.score.iter().sum::<u32>(), 48, "{}", record.verdict());
+    assert_eq!(record.outcome.score.iter().sum::<u32>(), 12 * u32::from(stones), "{}", record.verdict());
 }
 
 #[test]
@@ -154,15 +180,15 @@ fn students_java_players_run_unchanged_and_their_failures_are_adjudicated() {
     if !have_java() {
         return;
     }
-    // A course-style player that never returns from move() beats the first-bin agent in both seats.
-    for seats in [[player("goodPlayer"), first_bin("")], [first_bin(""), player("goodPlayer")]] {
-        let record = game(&seats[0], &seats[1], 300);
-        assert_played_out(&record);
+    // A course-style player that never returns from move() beats the first-bin agent in both seats (2 stones per
+    // bin: games half as long, every move still cut at its deadline).
+    for record in both_seats(2, &player("goodPlayer"), &first_bin(""), 300) {
+        assert_played_out_with(&record, 2);
         assert_eq!(record.seats[usize::from(record.outcome.winner.unwrap() - 1)].label, "goodPlayer.java");
     }
     // A runaway search is cut at every deadline: a fresh JVM per turn, and every move it held was legal.
-    let record = game(&player("loopPlayer"), &first_bin(""), 200);
-    assert_played_out(&record);
+    let record = game_of(2, &player("loopPlayer"), &first_bin(""), 200, JavaTools::default());
+    assert_played_out_with(&record, 2);
     assert!(record.seats[0].starts >= 2, "restarted after each turn: {}", record.seats[0].starts);
 
     // A second per move: under a loaded CI with every sandbox layer, a JVM given 300 ms was once cut before its

@@ -35,7 +35,8 @@ fn a_class_is_graded_by_the_course_rubric_from_real_games() {
     class(&subs, &[("throws", "throwPlayer"), ("illegal", "illegalPlayer")]);
     let assert = Command::cargo_bin("referee")
         .unwrap()
-        .args(["grade", "mancala", "--time", "0.2", "--tolerance", "0.2", "--seed", "3", "-j", "2", "--points", "10"])
+        .args(["grade", "mancala", "--stones", "2", "--time", "0.2", "--tolerance", "0.2", "--seed", "3", "-j", "2"])
+        .args(["--points", "10"])
         .arg("--submissions")
         .arg(&subs)
         .arg("--out")
@@ -115,7 +116,20 @@ fn a_tournament_ranks_rates_and_bands_the_class() {
     class(&subs, &[]);
     let assert = Command::cargo_bin("referee")
         .unwrap()
-        .args(["tournament", "mancala", "--time", "0.15", "--tolerance", "0.2", "--seed", "5", "-j", "2"])
+        .args([
+            "tournament",
+            "mancala",
+            "--stones",
+            "2",
+            "--time",
+            "0.15",
+            "--tolerance",
+            "0.2",
+            "--seed",
+            "5",
+            "-j",
+            "2",
+        ])
         .args(["--with", "builtin:random"])
         .arg("--submissions")
         .arg(&subs)
