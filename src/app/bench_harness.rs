@@ -272,9 +272,33 @@ fn setup_cost(work: &Path, out: &mut dyn Write) -> Result<(), String> {
         runner::run(&spec).map_err(|e| e.to_string())?;
         Ok(start.elapsed())
     };
+    // Without the launcher: `true` spawned bare, and through the runner as the grader's own user.
+    let plain = || {
+        let start = Instant::now();
+        let _ = Command::new("true").stdin(Stdio::null()).output();
+        start.elapsed()
+    };
+    let runner_only = || -> Result<Duration, String> {
+        let spec = RunSpec {
+            program: "true".into(),
+            args: Vec::new(),
+            cwd: dir.clone(),
+            stdin: None,
+            env: Vec::new(),
+            limits: Limits::default(),
+            sandbox: Sandbox { identity: None, layers: none },
+            cancel: None,
+        };
+        let start = Instant::now();
+        runner::run(&spec).map_err(|e| e.to_string())?;
+        Ok(start.elapsed())
+    };
     let _ = once(all)?;
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
+    let (mut plain_times, mut runner_times) = (Vec::new(), Vec::new());
     for _ in 0..RUNS {
+        plain_times.push(plain());
+        runner_times.push(runner_only()?);
         for (i, (_, layers)) in variants.iter().enumerate() {
             times[i].push(once(*layers)?);
         }
@@ -290,5 +314,11 @@ fn setup_cost(work: &Path, out: &mut dyn Write) -> Result<(), String> {
     let each: Vec<String> =
         variants.iter().zip(&ms).skip(1).map(|((name, _), m)| format!("{name} {:+.2}", m - bare)).collect();
     let _ = writeln!(out, "  per layer, ms over none: {}", each.join(", "));
+    let (plain, runner_only) = (median(plain_times).as_secs_f64() * 1e3, median(runner_times).as_secs_f64() * 1e3);
+    let _ = writeln!(
+        out,
+        "  `true` spawned bare {plain:.2} ms; through the runner as this user, without the launcher, {runner_only:.2} \
+         ms; with the launcher (and a sandbox user, if root) and no layer {bare:.2} ms"
+    );
     Ok(())
 }
