@@ -400,3 +400,36 @@ fn as_root_a_missing_interpreter_is_not_found_and_another_python3_is_named() {
     );
     assert!(stderr.contains(&note), "{stderr}");
 }
+
+#[test]
+fn a_memory_bomb_is_killed_by_its_memory_limit_and_never_takes_the_grader_with_it() {
+    // RLIMIT_NPROC binds only a dedicated user, so a fork bomb is only ever run as root (never on a TA's box).
+    if !is_root() {
+        eprintln!("SKIPPED memory bomb: only as root (dedicated uids bound it)");
+        return;
+    }
+    if !in_force(&["cgroup"], "memory bomb") {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    student(&class, "a-bomb", "memory_bomb", &[]);
+    let good = class.join("b-good");
+    fs::create_dir_all(&good).unwrap();
+    fs::copy(fixture("submissions/python-stats/takestones.py"), good.join("takestones.py")).unwrap();
+    // Asserts inside that the grader exits 0 or 1 with a result for everyone: it was not the OOM killer's pick.
+    let results = grade_class(
+        &class,
+        "builtin:takestones-stats-2019",
+        &["--cmd", &python_cmd(), "--memory", "128MiB", "--timeout", "3s"],
+    );
+    assert_eq!(results.len(), 2);
+    for case in &result(&results, "b-good").cases {
+        assert_eq!(case.status, Status::Passed, "{}: {}", case.name, case.detail);
+    }
+    for case in &result(&results, "a-bomb").cases {
+        assert_ne!(case.status, Status::Passed);
+        // The run is the OOM killer's first choice, before the grader whose thread may share its memory cgroup.
+        assert!(case.stdout.text.starts_with("oom_score_adj 1000\n"), "{}", case.stdout.text);
+    }
+}

@@ -10,8 +10,11 @@
 //! did: the same CPU share, memory limit (v1 charges memory to a process's own memory, not to the grader thread
 //! sitting beside it) and pids limit (less the grader's few threads). After each run whatever is left in it is
 //! killed; a slot that had anything left is retired, never reused, so a fork bomb's dying processes cannot count
-//! against the next student's pids limit. Under cgroup v2 a thread cannot leave its process's cgroup, and every
-//! run gets a cgroup of its own, joined by its launcher.
+//! against the next student's pids limit. A memory cgroup's OOM killer weighs every task in it by its process's
+//! whole size, so it would weigh the grader too; every run's OOM score is raised to the maximum by its launcher, so
+//! a run's process always goes first (even a bomb of processes smaller than the grader filling the limit with
+//! kernel memory, which no process's size counts). Under cgroup v2 a thread cannot leave its process's cgroup, and
+//! every run gets a cgroup of its own, joined by its launcher.
 
 use std::cell::RefCell;
 use std::path::PathBuf;

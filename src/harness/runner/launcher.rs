@@ -364,6 +364,14 @@ mod linux {
         Ok(code)
     }
 
+    /// Makes the program the OOM killer's first choice (`oom_score_adj` 1000, which any process may set for itself):
+    /// under memory pressure, on the machine or in a cgroup a grading thread shares (see `cgroup_slot`), a run's
+    /// process is killed before the grader.
+    fn first_for_the_oom_killer() -> Result<(), String> {
+        const FILE: &str = "/proc/self/oom_score_adj";
+        std::fs::write(FILE, "1000").map_err(|e| format!("launcher: cannot write {FILE}: {e}"))
+    }
+
     /// `+hold`: makes new network and mount namespaces for the grader to keep (see `shared_ns`), mounts the
     /// `hidepid` `/proc` in the second, says `ready proc` (or `ready` when only the network namespace could be
     /// made) and waits for the end of its input.
@@ -435,6 +443,7 @@ mod linux {
     }
 
     fn set_identity_and_limits(request: &Request<'_>) -> Result<(), String> {
+        first_for_the_oom_killer()?;
         if let Some(id) = request.identity {
             use rustix::thread::{set_thread_groups, set_thread_res_gid, set_thread_res_uid};
             let (uid, gid) = (rustix::fs::Uid::from_raw(id.uid), rustix::fs::Gid::from_raw(id.gid));
