@@ -22,6 +22,9 @@ use std::path::PathBuf;
 use super::cgroup::{kill_all_in, v1_parent_dirs, RunCgroup};
 use super::Limits;
 
+/// The most tasks of the grader in a slot at once: the grading thread and the runner's threads of one run.
+const GRADER_TASKS: u64 = 8;
+
 /// A run's cgroups.
 #[derive(Debug)]
 pub enum Placement {
@@ -39,6 +42,9 @@ impl Placement {
     /// A message naming the folder or file that could not be made or written.
     pub fn for_run(name: &str, limits: &Limits) -> Result<Placement, String> {
         let Some(parents) = v1_parent_dirs() else { return RunCgroup::create(name, limits).map(Placement::Own) };
+        // The grading thread and the runner's threads for the run (its pipes, its wait) count against the slot's
+        // pids limit: room for them on top (the run's own processes are also bound by RLIMIT_NPROC).
+        let limits = &Limits { processes: limits.processes + GRADER_TASKS, ..*limits };
         let key = (limits.memory_bytes, limits.processes);
         let taken = SLOT.try_with(|slot| {
             let mut slot = slot.borrow_mut();
