@@ -15,6 +15,10 @@
 //! a run's process always goes first (even a bomb of processes smaller than the grader filling the limit with
 //! kernel memory, which no process's size counts). Under cgroup v2 a thread cannot leave its process's cgroup, and
 //! every run gets a cgroup of its own, joined by its launcher.
+//!
+//! Agents (`referee::process`), which live beside their match's thread, always get cgroups of their own. Their
+//! launcher is born in the thread's slot and leaves it before it execs the agent; the thread waits for the agent's
+//! first line before it does anything else, so no run of that thread can end (and empty the slot) in between.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
