@@ -29,7 +29,8 @@ fn module(name: &str) -> PathBuf {
         let at = source.find(p).unwrap();
         source.replace_range(at..at + p.len(), &changed);
     }
-    let dir = std::env::temp_dir().join(format!("referee-check-modules-{}", std::process::id()));
+    // Under target/tmp, not /tmp: written again on every run, never worth leaving in the machine's temp folder.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("check-modules-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join(name), source).unwrap();
     dir.join(name)
