@@ -25,7 +25,7 @@ pub fn run(args: &GenArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     };
     let seed = super::seed_or_now(args.seed);
     let shape = Shape::for_edition(args.edition, args.max_stones);
-    let suite = generate_suite(args.edition, args.count, seed, &shape);
+    let suite = generate_suite(args.edition, args.count, seed, &shape, &accept);
     if let Err(e) = write(&suite, args, &accept) {
         let _ = writeln!(err, "referee gen: cannot write {}: {e}", args.out.display());
         return exit::INTERNAL;
@@ -50,11 +50,17 @@ pub fn run(args: &GenArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         };
         let _ = writeln!(out, "{:<26} {kind:<8} {list}", variant.name());
     }
-    let missed = suite.uncovered_bugs();
+    let missed = suite.uncovered(&accept);
     if missed.is_empty() {
         exit::SUCCESS
     } else {
-        let names: Vec<&str> = missed.iter().map(|v| v.name()).collect();
+        let names: Vec<String> = missed
+            .iter()
+            .map(|v| match v.kind() {
+                Kind::Bug => v.name().to_string(),
+                Kind::Reading => format!("{} (a reading this suite does not accept)", v.name()),
+            })
+            .collect();
         let _ = writeln!(err, "referee gen: no case catches {}; raise --count", names.join(", "));
         exit::INTERNAL
     }

@@ -63,6 +63,31 @@ fn generated_suites_discriminate_every_bug_and_the_reference_passes_them() {
     }
 }
 
+/// A suite that accepts no reading fails a program that prints one, so it must have a case that shows each (at 8
+/// cases, seed 5 once wrote none that showed `-0.0` or half-even rounding, and gen still exited 0).
+#[test]
+fn a_suite_that_accepts_no_reading_catches_every_reading_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["gen", "takestones", "--count", "8", "--seed", "5", "--accept", "none", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(result.status.code(), Some(0), "{}", String::from_utf8_lossy(&result.stderr));
+    let loaded = suite::load(dir.path().to_str().unwrap()).unwrap();
+    assert!(loaded.accept.is_empty(), "{:?}", loaded.accept);
+    for variant in Variant::ALL.into_iter().filter(|v| v.applies_to(Edition::Stats)) {
+        let solver = MutantSolver::new(Edition::Stats, &[variant]);
+        let caught = loaded.cases.iter().any(|case| {
+            let Expected::Text(expected) = &case.expected else { return false };
+            let (p, d) = parse_numbers(&case.args).unwrap();
+            solver.output(&p, d).map_or(true, |out| first_difference(expected, &out).is_some())
+        });
+        assert!(caught, "nothing catches {variant}");
+    }
+}
+
 #[test]
 fn the_same_seed_writes_the_same_suite() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());

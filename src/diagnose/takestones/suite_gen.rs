@@ -7,6 +7,7 @@ use super::shrink::size;
 use super::variant::{Kind, Variant};
 use crate::game::takestones::Position;
 use crate::harness::compare::first_difference;
+use crate::harness::suite::Reading;
 use crate::reference::takestones::{solve_to_string, Edition, Request};
 
 /// A generated case: the position, the depth and the reference's output.
@@ -39,10 +40,16 @@ pub struct GeneratedSuite {
 }
 
 impl GeneratedSuite {
-    /// The bugs (not readings) no case catches.
-    pub fn uncovered_bugs(&self) -> Vec<Variant> {
-        self.coverage.iter().filter(|(v, cases)| v.kind() == Kind::Bug && cases.is_empty()).map(|(v, _)| *v).collect()
+    /// The variants no case catches that the suite must catch: every bug, and every reading `accept` leaves out
+    /// (a program printing it fails such a suite, so some case has to show it).
+    pub fn uncovered(&self, accept: &[Reading]) -> Vec<Variant> {
+        self.coverage.iter().filter(|(v, cases)| must_catch(*v, accept) && cases.is_empty()).map(|(v, _)| *v).collect()
     }
+}
+
+/// Whether a suite accepting `accept` must have a case that catches `variant`.
+fn must_catch(variant: Variant, accept: &[Reading]) -> bool {
+    variant.kind() == Kind::Bug || variant.reading().is_some_and(|r| !accept.contains(&r))
 }
 
 /// Which variants change the output of a case.
@@ -58,8 +65,9 @@ fn caught_by(edition: Edition, variants: &[Variant], case: &GeneratedCase) -> Ve
         .collect()
 }
 
-/// Generates `count` cases for `edition` from `seed`.
-pub fn generate_suite(edition: Edition, count: usize, seed: u64, shape: &Shape) -> GeneratedSuite {
+/// Generates `count` cases for `edition` from `seed`, chosen first to catch every bug and every reading outside
+/// `accept`.
+pub fn generate_suite(edition: Edition, count: usize, seed: u64, shape: &Shape, accept: &[Reading]) -> GeneratedSuite {
     let variants: Vec<Variant> = Variant::ALL.into_iter().filter(|v| v.applies_to(edition)).collect();
     let mut rng = Rng::new(seed);
     let mut pool: Vec<(GeneratedCase, Vec<Variant>)> = Vec::new();
@@ -76,7 +84,7 @@ pub fn generate_suite(edition: Edition, count: usize, seed: u64, shape: &Shape) 
         pool.push((case, caught));
     }
     let mut chosen: Vec<usize> = Vec::new();
-    let mut uncovered: Vec<Variant> = variants.iter().copied().filter(|v| v.kind() == Kind::Bug).collect();
+    let mut uncovered: Vec<Variant> = variants.iter().copied().filter(|&v| must_catch(v, accept)).collect();
     while chosen.len() < count && !uncovered.is_empty() {
         // The case that catches most still-uncaught bugs; the smallest on a tie (easier to read when it fails).
         let best = (0..pool.len()).filter(|i| !chosen.contains(i)).max_by_key(|&i| {
