@@ -257,7 +257,8 @@ fn setup_cost(work: &Path, out: &mut dyn Write) -> Result<(), String> {
     ];
     let dir = work.join("setup");
     make_traversable(&dir).map_err(|e| e.to_string())?;
-    let once = |layers: Layers| -> Result<Duration, String> {
+    // `true` through the runner in `sandbox`.
+    let through = |sandbox: Sandbox| -> Result<Duration, String> {
         let spec = RunSpec {
             program: "true".into(),
             args: Vec::new(),
@@ -265,34 +266,21 @@ fn setup_cost(work: &Path, out: &mut dyn Write) -> Result<(), String> {
             stdin: None,
             env: Vec::new(),
             limits: Limits::default(),
-            sandbox: Sandbox { layers, ..with },
+            sandbox,
             cancel: None,
         };
         let start = Instant::now();
         runner::run(&spec).map_err(|e| e.to_string())?;
         Ok(start.elapsed())
     };
+    let once = |layers: Layers| through(Sandbox { layers, ..with });
     // Without the launcher: `true` spawned bare, and through the runner as the grader's own user.
     let plain = || {
         let start = Instant::now();
         let _ = Command::new("true").stdin(Stdio::null()).output();
         start.elapsed()
     };
-    let runner_only = || -> Result<Duration, String> {
-        let spec = RunSpec {
-            program: "true".into(),
-            args: Vec::new(),
-            cwd: dir.clone(),
-            stdin: None,
-            env: Vec::new(),
-            limits: Limits::default(),
-            sandbox: Sandbox { identity: None, layers: none },
-            cancel: None,
-        };
-        let start = Instant::now();
-        runner::run(&spec).map_err(|e| e.to_string())?;
-        Ok(start.elapsed())
-    };
+    let runner_only = || through(Sandbox { identity: None, layers: none });
     let _ = once(all)?;
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
     let (mut plain_times, mut runner_times) = (Vec::new(), Vec::new());
