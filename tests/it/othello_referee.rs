@@ -313,15 +313,18 @@ fn class(root: &Path) -> PathBuf {
 fn a_class_of_python_agents_is_graded_from_real_games_and_its_search_functions() {
     let tmp = tempfile::tempdir().unwrap();
     let (subs, out) = (class(tmp.path()), tmp.path().join("out"));
-    let output = assert_cmd::Command::cargo_bin("referee")
-        .unwrap()
-        .args(["grade", "othello", "--size", "4", "--time", "5", "--games", "1", "--seed", "3", "--python", PYTHON])
-        .args(["--check-cases", "10", "--submissions"])
-        .arg(&subs)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let grade = || {
+        assert_cmd::Command::cargo_bin("referee")
+            .unwrap()
+            .args(["grade", "othello", "--size", "4", "--time", "5", "--games", "1", "--seed", "3", "--python", PYTHON])
+            .args(["--check-cases", "10", "--submissions"])
+            .arg(&subs)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let output = grade();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     let result = |id: &str| -> SubmissionResult {
@@ -365,15 +368,7 @@ fn a_class_of_python_agents_is_graded_from_real_games_and_its_search_functions()
     // sx8808 hands in a version that parses; the same command grades only that student again, and says so.
     let kept = std::fs::read(out.join("results/ab2101.json")).unwrap();
     variant(&subs, "sx8808", "def run_ai():", "def run_ai():");
-    let again = assert_cmd::Command::cargo_bin("referee")
-        .unwrap()
-        .args(["grade", "othello", "--size", "4", "--time", "5", "--games", "1", "--seed", "3", "--python", PYTHON])
-        .args(["--check-cases", "10", "--submissions"])
-        .arg(&subs)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let again = grade();
     let stdout = String::from_utf8_lossy(&again.stdout);
     assert!(stdout.contains("graded 1 student(s), 2 already graded earlier"), "{stdout}");
     assert!(stdout.contains("re-graded 1 student whose hand-in changed since the last run: sx8808\n"), "{stdout}");

@@ -314,14 +314,19 @@ fn two_students_graded_side_by_side_cannot_talk_over_an_abstract_socket() {
     }
 }
 
+/// Whether a bomb fixture may run here: only as root, where a dedicated uid's RLIMIT_NPROC binds it (never on a
+/// TA's box), and with the cgroup layer that bounds its CPU share and memory.
+fn may_run_a_bomb(test: &str) -> bool {
+    if !is_root() {
+        eprintln!("SKIPPED {test}: only as root (dedicated uids bound it)");
+        return false;
+    }
+    in_force(&["cgroup"], test)
+}
+
 #[test]
 fn a_fork_bomb_beside_a_correct_java_submission_does_not_change_its_status() {
-    // RLIMIT_NPROC binds only a dedicated user, so a fork bomb is only ever run as root (never on a TA's box).
-    if !is_root() {
-        eprintln!("SKIPPED fork bomb: only as root (dedicated uids bound it)");
-        return;
-    }
-    if !in_force(&["cgroup"], "fork bomb CPU share") {
+    if !may_run_a_bomb("fork bomb") {
         return;
     }
     let work = tempfile::tempdir().unwrap();
@@ -403,12 +408,7 @@ fn as_root_a_missing_interpreter_is_not_found_and_another_python3_is_named() {
 
 #[test]
 fn a_memory_bomb_is_killed_by_its_memory_limit_and_never_takes_the_grader_with_it() {
-    // RLIMIT_NPROC binds only a dedicated user, so a fork bomb is only ever run as root (never on a TA's box).
-    if !is_root() {
-        eprintln!("SKIPPED memory bomb: only as root (dedicated uids bound it)");
-        return;
-    }
-    if !in_force(&["cgroup"], "memory bomb") {
+    if !may_run_a_bomb("memory bomb") {
         return;
     }
     let work = tempfile::tempdir().unwrap();

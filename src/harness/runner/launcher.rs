@@ -68,7 +68,7 @@ pub struct Extras {
 
 /// A launcher invocation for one run.
 #[derive(Clone, Debug)]
-pub struct Launch {
+pub struct Invocation {
     /// Everything after the launcher's path.
     pub args: Vec<OsString>,
     /// The program runs as the first process of a PID namespace of its own, whose init reports (and kills) what
@@ -77,7 +77,13 @@ pub struct Launch {
 }
 
 /// The launcher's arguments (everything after the launcher path) to run `program args` with `limits` in `sandbox`.
-pub fn arguments(limits: &Limits, sandbox: &Sandbox, extras: &Extras, program: &OsStr, args: &[OsString]) -> Launch {
+pub fn arguments(
+    limits: &Limits,
+    sandbox: &Sandbox,
+    extras: &Extras,
+    program: &OsStr,
+    args: &[OsString],
+) -> Invocation {
     let identity = sandbox.identity;
     let nproc = identity.map_or(0, |_| limits.processes);
     let id = |f: fn(&Identity) -> u32| identity.as_ref().map_or("-".to_string(), |i| f(i).to_string());
@@ -115,7 +121,7 @@ pub fn arguments(limits: &Limits, sandbox: &Sandbox, extras: &Extras, program: &
     }
     out.extend(["--".into(), program.to_os_string()]);
     out.extend(args.iter().cloned());
-    Launch { args: out, own_pid_namespace: own.pid }
+    Invocation { args: out, own_pid_namespace: own.pid }
 }
 
 fn layer_options(layers: &Layers) -> Vec<OsString> {

@@ -136,10 +136,10 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
                 cgroups: cgroup.as_ref().map(|c| c.launcher_dirs().to_vec()).unwrap_or_default(),
                 ..Extras::default()
             };
-            let launch = launcher::arguments(&spec.limits, &spec.sandbox, &extras, &resolved, &spec.args);
-            own_pid_namespace = launch.own_pid_namespace;
+            let invocation = launcher::arguments(&spec.limits, &spec.sandbox, &extras, &resolved, &spec.args);
+            own_pid_namespace = invocation.own_pid_namespace;
             let mut c = Command::new(path);
-            c.args(launch.args);
+            c.args(invocation.args);
             c
         }
         None => {
