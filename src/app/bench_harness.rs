@@ -273,14 +273,14 @@ fn setup_cost(work: &Path, out: &mut dyn Write) -> Result<(), String> {
         runner::run(&spec).map_err(|e| e.to_string())?;
         Ok(start.elapsed())
     };
-    let once = |layers: Layers| through(Sandbox { layers, ..with });
+    let once = |layers: Layers| through(Sandbox { layers, ..with.clone() });
     // Without the launcher: `true` spawned bare, and through the runner as the grader's own user.
     let plain = || {
         let start = Instant::now();
         let _ = Command::new("true").stdin(Stdio::null()).output();
         start.elapsed()
     };
-    let runner_only = || through(Sandbox { identity: None, layers: none });
+    let runner_only = || through(Sandbox { identity: None, layers: none, ..Sandbox::default() });
     let _ = once(all)?;
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); variants.len()];
     let (mut plain_times, mut runner_times) = (Vec::new(), Vec::new());

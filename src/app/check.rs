@@ -14,7 +14,7 @@ use crate::diagnose::takestones::generate::Shape;
 use crate::game::takestones::Position;
 use crate::harness::grade::{build_step, signal_name, tail, GradeConfig};
 use crate::harness::render::visible::show_invisible;
-use crate::harness::runner::{self, Exit, Limits, RunSpec, Sandbox, Template};
+use crate::harness::runner::{self, Exit, Limits, RunSpec, Template};
 use crate::harness::suite::{self, builtin, EditionName, Reading, ReferenceGame, ReferenceSpec, Suite};
 use crate::reference::takestones::Edition;
 
@@ -72,11 +72,11 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         fixed: if args.suite.is_some() { "suite" } else { "official" },
         suite,
     };
-    if let Err(code) = super::sandbox::gate(args.sandbox.policy, "referee check takestones", err) {
+    if let Err(code) = super::sandbox::gate(&args.sandbox, "referee check takestones", err) {
         return code;
     }
     // The student's own program in the student's own folder: their own user, every sandbox layer on.
-    let sandbox = match Sandbox::for_untrusted(true, args.sandbox.policy) {
+    let sandbox = match super::sandbox::untrusted(&args.sandbox, true) {
         Ok(sandbox) => sandbox,
         Err(message) => {
             let _ = writeln!(err, "referee check takestones: {message}");
@@ -97,7 +97,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             build: Some(build.clone()),
             limits: Limits::default(),
             build_timeout,
-            sandbox,
+            sandbox: sandbox.clone(),
             case_jobs: 1,
             cancel: Arc::new(AtomicBool::new(false)),
             run_id: "check".into(),
@@ -124,7 +124,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             stdin: None,
             env: Vec::new(),
             limits: Limits::default().with_timeout(timeout),
-            sandbox,
+            sandbox: sandbox.clone(),
             cancel: None,
         };
         let failed = |how: String, stderr: &[u8]| {

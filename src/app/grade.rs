@@ -11,7 +11,7 @@ use crate::harness::grade::class::{discover, make_traversable, Store};
 use crate::harness::grade::{self, grade_submission, Cancelled, GradeConfig, PreparedSuite};
 use crate::harness::model::{RunReport, SubmissionResult, SCHEMA_VERSION};
 use crate::harness::render::{self, format_points, Format, RenderOptions};
-use crate::harness::runner::{sandbox, Limits, Sandbox, Template};
+use crate::harness::runner::{sandbox, Limits, Template};
 use crate::harness::suite;
 
 use super::shard::{self, Manifest, Shard};
@@ -25,7 +25,7 @@ pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Some(crate::cli::GradeGame::Othello(game)) => return super::othello::grade::run(game, out, err),
         None => {}
     }
-    if let Err(code) = super::sandbox::gate(args.sandbox.policy, "referee grade", err) {
+    if let Err(code) = super::sandbox::gate(&args.sandbox, "referee grade", err) {
         return code;
     }
     match Setup::new(args) {
@@ -102,7 +102,7 @@ impl Setup {
             .map(|t| parse_duration(t, "--build-timeout"))
             .transpose()?
             .unwrap_or(Duration::from_secs(120));
-        let sandbox = Sandbox::for_untrusted(args.run_as_self, args.sandbox.policy)?;
+        let sandbox = super::sandbox::untrusted(&args.sandbox, args.run_as_self)?;
         let mut notes = Vec::new();
         for (flag, template) in [("--cmd", Some(&command)), ("--build", build.as_ref())] {
             let Some(template) = template else { continue };

@@ -4,10 +4,11 @@
 
 use std::io::Write;
 
-use crate::cli::exit;
-use crate::harness::runner::layers::{self, Policy};
+use crate::cli::{exit, SandboxArgs};
+use crate::harness::runner::layers::{self, Layers};
 use crate::harness::runner::sandbox::{is_root, UID_BASE};
 use crate::harness::runner::shared_ns;
+use crate::harness::runner::{Sandbox, SandboxOptions};
 
 /// Runs `referee sandbox`; returns the exit code (0: the report was printed, whatever it says).
 pub fn run(out: &mut dyn Write) -> u8 {
@@ -53,18 +54,51 @@ pub fn run(out: &mut dyn Write) -> u8 {
     exit::SUCCESS
 }
 
-/// Checks the layers under `policy` before `command` runs anything untrusted: under `require` a missing layer is
-/// an error (exit 3); under best effort a missing layer is one warning line.
+/// The library's view of the command line's sandbox options, with `run_as_self`.
+///
+/// # Errors
+/// An unknown name in `--sandbox-layers`.
+pub fn options(args: &SandboxArgs, run_as_self: bool) -> Result<SandboxOptions, String> {
+    Ok(SandboxOptions {
+        policy: args.policy,
+        only: args.layers.as_deref().map(Layers::parse_list).transpose()?,
+        run_as_self,
+        allow_read: args.allow_read.clone(),
+        env: args.env.clone(),
+    })
+}
+
+/// The sandbox for untrusted runs as the command line asks.
+///
+/// # Errors
+/// A one-line message: a missing layer under `--sandbox require`, a bad `--sandbox-layers`, `--env` or
+/// `--allow-read` entry.
+pub fn untrusted(args: &SandboxArgs, run_as_self: bool) -> Result<Sandbox, String> {
+    Sandbox::for_untrusted(&options(args, run_as_self)?)
+}
+
+/// Checks the layers as `args` ask before `command` runs anything untrusted: under `require` a missing layer is
+/// an error (exit 3), as is a `--sandbox-layers` layer this machine lacks; under best effort a missing layer is
+/// one warning line (none when `--sandbox-layers` chose the layers).
 ///
 /// # Errors
 /// The exit code to return, after the message is printed.
-pub fn gate(policy: Policy, command: &str, err: &mut dyn Write) -> Result<(), u8> {
-    if let Err(message) = layers::select(policy) {
+pub fn gate(args: &SandboxArgs, command: &str, err: &mut dyn Write) -> Result<(), u8> {
+    let only = match args.layers.as_deref().map(Layers::parse_list).transpose() {
+        Ok(only) => only,
+        Err(message) => {
+            let _ = writeln!(err, "{command}: {message}");
+            return Err(exit::USAGE);
+        }
+    };
+    if let Err(message) = layers::select(args.policy, only.as_ref()) {
         let _ = writeln!(err, "{command}: {message}");
         return Err(exit::INTERNAL);
     }
-    if let Some(warning) = layers::warning() {
-        let _ = writeln!(err, "{command}: {warning}");
+    if only.is_none() {
+        if let Some(warning) = layers::warning() {
+            let _ = writeln!(err, "{command}: {warning}");
+        }
     }
     Ok(())
 }

@@ -162,13 +162,25 @@ pub struct AgentArgs {
     pub seed: u64,
 }
 
-/// `--sandbox`, shared by every command that runs untrusted code.
+/// `--sandbox` and the options beside it, shared by every command that runs untrusted code.
 #[derive(Debug, Clone, Args)]
 pub struct SandboxArgs {
     /// best-effort: use every sandbox layer this machine offers and warn about the others; require: refuse (exit
     /// 3) before running anything unless all are in force (see `referee sandbox`).
     #[arg(long = "sandbox", value_enum, default_value = "best-effort")]
     pub policy: crate::harness::runner::layers::Policy,
+    /// Use only these sandbox layers (comma-separated: landlock, network, pid, cgroup; or none), to see how
+    /// grading behaves on a machine that offers no more (a Docker container, an old kernel).
+    #[arg(long = "sandbox-layers", value_name = "LIST")]
+    pub layers: Option<String>,
+    /// A folder runs may also read and execute (repeatable), beyond their own folder, the system and the
+    /// toolchain the command uses.
+    #[arg(long = "allow-read", value_name = "DIR")]
+    pub allow_read: Vec<std::path::PathBuf>,
+    /// An environment variable runs also get (repeatable): NAME passes on the grader's value, NAME=VALUE sets one.
+    /// Runs otherwise start from PATH, the locale, TZ and JAVA_HOME only.
+    #[arg(long = "env", value_name = "NAME[=VALUE]")]
+    pub env: Vec<String>,
 }
 
 /// How agents are run: clock, Java, sandbox.

@@ -110,7 +110,7 @@ pub fn build(source: &Path, dir: &Path, tools: &JavaTools, sandbox: &Sandbox) ->
         stdin: None,
         env: Vec::new(),
         limits: Limits::default().with_timeout(std::time::Duration::from_secs(120)),
-        sandbox: *sandbox,
+        sandbox: sandbox.clone(),
         cancel: None,
     };
     let outcome = run(&spec).map_err(|e| PrepareError::Setup(format!("cannot run javac: {e}")))?;

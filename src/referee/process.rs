@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::harness::runner::cgroup::RunCgroup;
 use crate::harness::runner::launcher::{self, Extras};
-use crate::harness::runner::sandbox::{self, GroupSignal, Sandbox, MARKER_VAR};
+use crate::harness::runner::sandbox::{self, GroupSignal, Sandbox};
 use crate::harness::runner::{Limits, RunError};
 
 /// The longest stdout line an agent may write; longer is a protocol error.
@@ -98,9 +98,8 @@ impl AgentProcess {
         command
             .args(launcher::arguments(&launch.limits, &launch.sandbox, &extras, &resolved, &launch.args).args)
             .current_dir(&launch.cwd)
-            .env(MARKER_VAR, &marker)
-            .env("TMPDIR", &launch.cwd)
-            .envs(launch.env.iter().map(|(k, v)| (k, v)))
+            .env_clear()
+            .envs(crate::harness::runner::process::run_environment(&launch.sandbox, &launch.cwd, &marker, &launch.env))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

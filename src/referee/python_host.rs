@@ -55,7 +55,7 @@ pub fn build(source: &Path, dir: &Path, python: &OsString, sandbox: &Sandbox) ->
     std::fs::write(root.join("othello_shared.py"), OTHELLO_SHARED).map_err(|e| setup(&root, &e))?;
     hand_over(dir, sandbox).map_err(|e| setup(dir, &e))?;
     let name = file.file_name().unwrap_or_default().to_string_lossy().into_owned();
-    match python_syntax::check(python, &file, &root, *sandbox, None) {
+    match python_syntax::check(python, &file, &root, sandbox.clone(), None) {
         Ok(()) => {}
         Err(SyntaxCheckError::Invalid(why)) => {
             return Err(PrepareError::Build(format!("{name} does not parse:\n{why}")))

@@ -62,7 +62,7 @@ fn a_class_graded_by_a_normal_user_is_still_contained() {
     let good = class.join("good");
     fs::create_dir_all(&good).unwrap();
     fs::copy(fixture("submissions/python-stats/takestones.py"), good.join("takestones.py")).unwrap();
-    student(&class, "writer", "write_shared", &[("@TAG@", &tag)]);
+    student(&class, "writer", "write_shared", &[("@TAG@", &tag), ("@GRADER_HOME@", home.to_str().unwrap())]);
     // A second class on a one-case suite, so the neighbour's 3 s of trying run once, beside its victim (-j 2).
     let pair = root.join("pair");
     student(&pair, "a-neighbour", "neighbour", &[("@CLASS@", root.to_str().unwrap())]);

@@ -10,7 +10,7 @@ use referee::game::othello::{Grid, Othello, Rules};
 use referee::game::Game;
 use referee::harness::model::{Status, SubmissionResult};
 use referee::harness::runner::layers::Policy;
-use referee::harness::runner::{Limits, Sandbox};
+use referee::harness::runner::{Limits, Sandbox, SandboxOptions};
 use referee::referee::agent::{FaultKind, TimeControl};
 use referee::referee::game_loop::{self, play as play_game};
 use referee::referee::java_host::JavaTools;
@@ -217,7 +217,7 @@ fn final_is_delivered_to_both_agents() {
     let setup = Setup {
         game: "othello".into(),
         work: work.clone(),
-        sandbox: Sandbox::for_untrusted(false, policy).unwrap(),
+        sandbox: Sandbox::for_untrusted(&SandboxOptions { policy, ..SandboxOptions::default() }).unwrap(),
         limits: Limits { cpu_seconds: 120, ..Limits::default() },
         java: JavaTools::default(),
         python: PYTHON.into(),

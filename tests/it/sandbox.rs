@@ -174,7 +174,8 @@ fn a_submission_leaves_no_file_in_tmp_dev_shm_var_tmp_or_home_and_reaches_no_lis
     let work = tempfile::tempdir().unwrap();
     let class = work.path().join("class");
     let tag = format!("referee-sandbox-test-{}", std::process::id());
-    student(&class, "writer", "write_shared", &[("@TAG@", &tag)]);
+    let home = std::env::var("HOME").unwrap_or("/root".into());
+    student(&class, "writer", "write_shared", &[("@TAG@", &tag), ("@GRADER_HOME@", &home)]);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port().to_string();
     listener.set_nonblocking(true).unwrap();
@@ -196,8 +197,7 @@ fn a_submission_leaves_no_file_in_tmp_dev_shm_var_tmp_or_home_and_reaches_no_lis
     let results = grade_class(&class, "builtin:takestones-stats-2019", &["--cmd", &python_cmd()]);
     stop.store(true, Ordering::Relaxed);
     watcher.join().unwrap();
-    let places = ["/tmp", "/dev/shm", "/var/tmp", &std::env::var("HOME").unwrap_or("/root".into())]
-        .map(|p| Path::new(p).join(&tag));
+    let places = ["/tmp", "/dev/shm", "/var/tmp", home.as_str()].map(|p| Path::new(p).join(&tag));
     let left: Vec<&PathBuf> = places.iter().filter(|p| p.exists()).collect();
     for p in &left {
         let _ = fs::remove_file(p);

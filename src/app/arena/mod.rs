@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::app::parse_seconds;
 use crate::cli::ArenaOptions;
-use crate::harness::runner::{Limits, Sandbox};
+use crate::harness::runner::Limits;
 use crate::referee::agent::TimeControl;
 use crate::referee::game_loop::{play_prepared, Refereed};
 use crate::referee::java_host::JavaTools;
@@ -120,7 +120,7 @@ impl Arena {
             }
         };
         crate::harness::grade::class::make_traversable(&work).map_err(|e| format!("{}: {e}", work.display()))?;
-        let sandbox = Sandbox::for_untrusted(options.run_as_self, options.sandbox.policy)?;
+        let sandbox = crate::app::sandbox::untrusted(&options.sandbox, options.run_as_self)?;
         // Agents live for a whole game: the wall clock is the referee's, the CPU limit only a backstop for an
         // agent left behind (a game of 200 moves at the limit, plus restarts).
         let game_seconds = (clock.per_move + clock.tolerance).as_secs().max(1) * 200 + clock.startup.as_secs();

@@ -18,7 +18,7 @@ const RUBRIC: [(&str, f64); 2] = [("random", 0.5), ("simple", 1.0)];
 
 /// Runs `referee grade mancala`; returns the exit code.
 pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee grade mancala", err) {
+    if let Err(code) = crate::app::sandbox::gate(&args.arena.sandbox, "referee grade mancala", err) {
         return code;
     }
     let fail = |err: &mut dyn Write, code: u8, message: String| {

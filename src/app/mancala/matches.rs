@@ -9,7 +9,7 @@ use super::BUILTINS;
 
 /// Runs `referee match mancala`; returns the exit code.
 pub fn run(args: &MancalaMatchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee match mancala", err) {
+    if let Err(code) = crate::app::sandbox::gate(&args.arena.sandbox, "referee match mancala", err) {
         return code;
     }
     let seed = crate::app::seed_or_now(args.arena.seed);
@@ -29,7 +29,7 @@ pub fn tournament(args: &MancalaTournamentArgs, out: &mut dyn Write, err: &mut d
         let _ = writeln!(err, "referee tournament mancala: {e}");
         return exit::USAGE;
     }
-    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee tournament mancala", err) {
+    if let Err(code) = crate::app::sandbox::gate(&args.arena.sandbox, "referee tournament mancala", err) {
         return code;
     }
     let seed = crate::app::seed_or_now(args.arena.seed);

@@ -5,7 +5,6 @@ use std::io::Write;
 
 use crate::app::{parse_seconds, seed_or_now};
 use crate::cli::{exit, CheckArgs};
-use crate::harness::runner::Sandbox;
 use crate::referee::othello::conformance::{self, render, HarnessError, Options};
 
 /// Random boards when `--cases` is not given.
@@ -13,7 +12,7 @@ pub const DEFAULT_CASES: usize = 60;
 
 /// Runs the check; returns the exit code (0 all agree, 1 something does not, 2 usage, 3 Python or I/O trouble).
 pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    if let Err(code) = crate::app::sandbox::gate(args.sandbox.policy, "referee check othello", err) {
+    if let Err(code) = crate::app::sandbox::gate(&args.sandbox, "referee check othello", err) {
         return code;
     }
     let mut fail = |code: u8, message: String| {
@@ -34,7 +33,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(t) => t,
         Err(message) => return fail(exit::USAGE, message),
     };
-    let sandbox = match Sandbox::for_untrusted(args.run_as_self, args.sandbox.policy) {
+    let sandbox = match crate::app::sandbox::untrusted(&args.sandbox, args.run_as_self) {
         Ok(sandbox) => sandbox,
         Err(message) => return fail(exit::INTERNAL, message),
     };

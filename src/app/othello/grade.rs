@@ -23,7 +23,7 @@ use super::OthelloContest;
 
 /// Runs `referee grade othello`; returns the exit code.
 pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee grade othello", err) {
+    if let Err(code) = crate::app::sandbox::gate(&args.arena.sandbox, "referee grade othello", err) {
         return code;
     }
     let fail = |err: &mut dyn Write, code: u8, message: String| {
@@ -81,7 +81,7 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         seed,
         cases: args.check_cases,
         timeout: check_timeout,
-        sandbox: arena.setup.sandbox,
+        sandbox: arena.setup.sandbox.clone(),
         work: Some(arena.setup.work.clone()),
     };
     let grade =

@@ -9,7 +9,7 @@ use super::BUILTINS;
 
 /// Runs `referee match othello`; returns the exit code.
 pub fn run(args: &OthelloMatchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee match othello", err) {
+    if let Err(code) = crate::app::sandbox::gate(&args.arena.sandbox, "referee match othello", err) {
         return code;
     }
     match super::arena(&args.othello, &args.arena) {
@@ -28,7 +28,7 @@ pub fn tournament(args: &OthelloTournamentArgs, out: &mut dyn Write, err: &mut d
         let _ = writeln!(err, "referee tournament othello: {e}");
         return exit::USAGE;
     }
-    if let Err(code) = crate::app::sandbox::gate(args.arena.sandbox.policy, "referee tournament othello", err) {
+    if let Err(code) = crate::app::sandbox::gate(&args.arena.sandbox, "referee tournament othello", err) {
         return code;
     }
     match super::arena(&args.othello, &args.arena) {

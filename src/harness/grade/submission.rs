@@ -170,7 +170,7 @@ fn spec(
         stdin,
         env: Vec::new(),
         limits,
-        sandbox: config.sandbox,
+        sandbox: config.sandbox.clone(),
         cancel: Some(config.cancel.clone()),
     }
 }
@@ -225,7 +225,7 @@ fn syntax_step(dir: &Path, config: &GradeConfig) -> Result<Option<BuildResult>, 
     let (program, args) = config.command.expand(dir, &[]);
     let Some((python, file)) = python_syntax::python_entry(&program, &args, dir) else { return Ok(None) };
     let start = Instant::now();
-    let checked = python_syntax::check(&python, &file, dir, config.sandbox, Some(config.cancel.clone()));
+    let checked = python_syntax::check(&python, &file, dir, config.sandbox.clone(), Some(config.cancel.clone()));
     let name = file.strip_prefix(dir).unwrap_or(&file).display().to_string();
     let message = match checked {
         Ok(()) => return Ok(None),

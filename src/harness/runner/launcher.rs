@@ -112,7 +112,7 @@ pub fn arguments(
     out.extend(network.into_iter().flatten());
     out.extend(proc.into_iter().flatten());
     if layers.landlock {
-        for path in &extras.readable {
+        for path in extras.readable.iter().chain(&sandbox.grants.read) {
             out.extend(["+ro".into(), path.clone().into_os_string()]);
         }
     }

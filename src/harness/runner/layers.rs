@@ -29,6 +29,42 @@ impl Layers {
         self.landlock || self.network || self.pid || self.cgroup
     }
 
+    /// Every layer's name, in the order results list them.
+    pub const NAMES: [&'static str; 4] = ["landlock", "network", "pid", "cgroup"];
+
+    /// The layers named in `list` (comma-separated names from [`Layers::NAMES`]; `none` for no layer).
+    ///
+    /// # Errors
+    /// An unknown name, with the known ones.
+    pub fn parse_list(list: &str) -> Result<Layers, String> {
+        let mut layers = Layers::default();
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty() && *n != "none") {
+            match name {
+                "landlock" => layers.landlock = true,
+                "network" => layers.network = true,
+                "pid" => layers.pid = true,
+                "cgroup" => layers.cgroup = true,
+                other => {
+                    return Err(format!(
+                        "--sandbox-layers: unknown layer '{other}' (known: {}, or none)",
+                        Layers::NAMES.join(", ")
+                    ))
+                }
+            }
+        }
+        Ok(layers)
+    }
+
+    /// The layers on in both `self` and `other`.
+    pub fn intersect(&self, other: &Layers) -> Layers {
+        Layers {
+            landlock: self.landlock && other.landlock,
+            network: self.network && other.network,
+            pid: self.pid && other.pid,
+            cgroup: self.cgroup && other.cgroup,
+        }
+    }
+
     /// The names of the layers that are on, for results (`landlock`, `network`, `pid`, `cgroup`).
     pub fn names(&self) -> Vec<String> {
         [(self.landlock, "landlock"), (self.network, "network"), (self.pid, "pid"), (self.cgroup, "cgroup")]
@@ -91,12 +127,26 @@ pub fn probe() -> &'static Probe {
     PROBE.get_or_init(probe_now)
 }
 
-/// The layers to use under `policy`.
+/// The layers to use under `policy`, or exactly the layers `only` names (`--sandbox-layers`, which simulates a
+/// machine that offers no more than those).
 ///
 /// # Errors
-/// Under [`Policy::Require`], a message naming each missing layer and why it is missing.
-pub fn select(policy: Policy) -> Result<Layers, String> {
+/// Under [`Policy::Require`], a message naming each missing layer and why it is missing; a layer `only` names that
+/// this machine does not offer.
+pub fn select(policy: Policy, only: Option<&Layers>) -> Result<Layers, String> {
     let probe = probe();
+    if let Some(only) = only {
+        let absent: Vec<String> = probe
+            .states
+            .iter()
+            .filter(|s| !s.in_force && only.names().iter().any(|n| n == s.name))
+            .map(|s| format!("{} ({})", s.name, s.detail))
+            .collect();
+        if !absent.is_empty() {
+            return Err(format!("--sandbox-layers: not available on this machine: {}", absent.join("; ")));
+        }
+        return Ok(probe.layers.intersect(only));
+    }
     let missing = probe.missing();
     if policy == Policy::Require && !missing.is_empty() {
         return Err(format!("--sandbox require: not in force on this machine: {}", missing.join("; ")));

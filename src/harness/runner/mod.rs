@@ -9,6 +9,7 @@
 //! - [`cgroup`]: a cgroup per run.
 //! - [`cgroup_slot`]: where a run's processes go: its own cgroup, or (v1) its grading thread's.
 //! - [`shared_ns`]: the namespaces a grader's runs share (an empty network, a `/proc` showing only one's own user).
+//! - [`policy`]: what runs may use beyond their own folder (toolchain folders, the environment), decided once.
 //! - [`Template`]: `--cmd` / `--build` templates.
 
 pub mod cgroup;
@@ -18,6 +19,7 @@ mod confine;
 pub mod launcher;
 pub mod layers;
 mod limits;
+pub mod policy;
 pub mod process;
 pub mod sandbox;
 pub mod shared_ns;
@@ -25,5 +27,5 @@ mod template;
 
 pub use limits::Limits;
 pub use process::{run, Exit, RunError, RunOutcome, RunSpec};
-pub use sandbox::Sandbox;
+pub use sandbox::{Sandbox, SandboxOptions};
 pub use template::{Template, TemplateError};

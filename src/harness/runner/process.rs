@@ -150,9 +150,8 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     };
     command
         .current_dir(&spec.cwd)
-        .env(MARKER_VAR, &marker)
-        .env("TMPDIR", &spec.cwd)
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .env_clear()
+        .envs(run_environment(&spec.sandbox, &spec.cwd, &marker, &spec.env))
         .stdin(if spec.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -303,6 +302,24 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         elapsed: state.elapsed,
         leftovers: state.leftovers,
     })
+}
+
+/// The whole environment of a run: the grants' allowlist (see [`super::policy`]), `HOME` and `TMPDIR` in the run's
+/// folder, the run's marker, then the caller's own variables. Nothing else of the grader's reaches the program.
+pub fn run_environment(
+    sandbox: &Sandbox,
+    cwd: &std::path::Path,
+    marker: &str,
+    extra: &[(OsString, OsString)],
+) -> Vec<(OsString, OsString)> {
+    let mut env = sandbox.grants.env.clone();
+    super::policy::set(&mut env, "HOME".as_ref(), cwd.as_os_str().to_os_string());
+    super::policy::set(&mut env, "TMPDIR".as_ref(), cwd.as_os_str().to_os_string());
+    super::policy::set(&mut env, MARKER_VAR.as_ref(), marker.into());
+    for (name, value) in extra {
+        super::policy::set(&mut env, name, value.clone());
+    }
+    env
 }
 
 #[derive(Default)]

@@ -8,8 +8,9 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
+use super::policy::Grants;
 use super::Limits;
 
 /// The environment variable that marks a run's processes.
@@ -25,13 +26,37 @@ pub struct Identity {
 }
 
 /// How runs are contained beyond their process group and limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sandbox {
     /// Run as this user (only possible when the grader is root). With a dedicated user, RLIMIT_NPROC bounds a
     /// fork bomb (root ignores it) and the submission cannot write to the grader's files.
     pub identity: Option<Identity>,
     /// The layers runs get (Landlock, namespaces, cgroup); none for trusted programs.
     pub layers: super::layers::Layers,
+    /// What runs may use beyond their own folder: toolchain folders, the environment they start from.
+    pub grants: Arc<Grants>,
+}
+
+impl Default for Sandbox {
+    /// No user switch, no layer, the grader's environment allowlist.
+    fn default() -> Sandbox {
+        Sandbox { identity: None, layers: super::layers::Layers::default(), grants: Grants::base() }
+    }
+}
+
+/// How the TA asked untrusted runs to be contained (the command line's sandbox options, as the library sees them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SandboxOptions {
+    /// What to do when a layer is missing.
+    pub policy: super::layers::Policy,
+    /// `--sandbox-layers`: use only these layers (each must be available), to simulate a poorer machine.
+    pub only: Option<super::layers::Layers>,
+    /// Run as the grader's own user (refused for root).
+    pub run_as_self: bool,
+    /// `--allow-read`: more folders runs may read and execute.
+    pub allow_read: Vec<PathBuf>,
+    /// `--env`: more environment for runs (`NAME` or `NAME=VALUE`).
+    pub env: Vec<String>,
 }
 
 /// The first uid leased to submissions: each submission graded at the same time as others gets its own uid, so
@@ -51,14 +76,20 @@ pub struct Lease {
 impl Sandbox {
     /// The sandbox one submission runs in: with dedicated users, a uid of its own for as long as the lease lives.
     pub fn lease(&self) -> (Sandbox, Lease) {
-        let Some(base) = self.identity else { return (*self, Lease { _lock: None }) };
+        let Some(base) = self.identity else { return (self.clone(), Lease { _lock: None }) };
         match lock_free_uid() {
-            Some((uid, lock)) => {
-                (Sandbox { identity: Some(Identity { uid, gid: base.gid }), ..*self }, Lease { _lock: Some(lock) })
-            }
+            Some((uid, lock)) => (
+                Sandbox { identity: Some(Identity { uid, gid: base.gid }), ..self.clone() },
+                Lease { _lock: Some(lock) },
+            ),
             // No lock folder: fall back to the shared identity (RLIMIT_NPROC then counts all runs together).
-            None => (*self, Lease { _lock: None }),
+            None => (self.clone(), Lease { _lock: None }),
         }
+    }
+
+    /// This sandbox with `grants` in place of its own.
+    pub fn with_grants(self, grants: Arc<Grants>) -> Sandbox {
+        Sandbox { grants, ..self }
     }
 }
 
@@ -166,22 +197,22 @@ impl Sandbox {
     /// the grader's own user; with every layer this machine offers.
     pub fn default_for_this_process() -> Sandbox {
         let layers = super::layers::probe().layers;
-        if is_root() {
-            Sandbox { identity: Some(nobody()), layers }
-        } else {
-            Sandbox { identity: None, layers }
-        }
+        let identity = is_root().then(nobody);
+        Sandbox { identity, layers, grants: Grants::base() }
     }
 
-    /// The sandbox for untrusted runs: [`Sandbox::default_for_this_process`], or the grader's own user with
-    /// `run_as_self`; the layers under `policy`.
+    /// The sandbox for untrusted runs as `options` ask: [`Sandbox::default_for_this_process`], or the grader's own
+    /// user with `run_as_self`; the layers under the policy (or only those `--sandbox-layers` names); the grader's
+    /// environment allowlist with `--env`, and `--allow-read` folders.
     ///
     /// # Errors
-    /// Under [`Policy::Require`](super::layers::Policy::Require), the layers that are missing and why.
-    pub fn for_untrusted(run_as_self: bool, policy: super::layers::Policy) -> Result<Sandbox, String> {
-        let layers = super::layers::select(policy)?;
-        let identity = if run_as_self { None } else { Sandbox::default_for_this_process().identity };
-        Ok(Sandbox { identity, layers })
+    /// Under [`Policy::Require`](super::layers::Policy::Require), the layers that are missing and why; a bad
+    /// `--env` or `--allow-read` entry.
+    pub fn for_untrusted(options: &SandboxOptions) -> Result<Sandbox, String> {
+        let layers = super::layers::select(options.policy, options.only.as_ref())?;
+        let identity = if options.run_as_self { None } else { Sandbox::default_for_this_process().identity };
+        let grants = Grants::from_grader(&options.allow_read, &options.env)?;
+        Ok(Sandbox { identity, layers, grants: Arc::new(grants) })
     }
 }
 
