@@ -321,7 +321,7 @@ fn a_resubmission_is_graded_again_and_an_unchanged_hand_in_is_not() {
 }
 
 /// Hand-ins that are not what they claim: a corrupt zip is the student's build error; a zip whose entries try to
-/// climb out (`../`) is unpacked without them; two hand-ins for one id stop the run with a usage error.
+/// climb out (`../`) is unpacked without them; two hand-ins for one id are both graded.
 #[test]
 fn broken_and_malicious_hand_ins() {
     let work = tempfile::tempdir().unwrap();
@@ -357,11 +357,24 @@ fn broken_and_malicious_hand_ins() {
     assert_eq!(statuses(&read("slip")), vec![Failed; 3]);
     assert!(!work.path().join("escaped.txt").exists() && !class.join("escaped.txt").exists());
 
+    // A second hand-in with the same id does not stop the class (issue 22, item 8): both are graded, each under
+    // an id of its own, and the TA is told which is which.
     fs::create_dir_all(class.join("mallory")).unwrap();
-    let dup =
-        grade(&["--suite", "builtin:takestones-stats-2019", "--submissions", class.to_str().unwrap(), "--cmd", "true"]);
-    assert_eq!(dup.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&dup.stderr).contains("two submissions for student 'mallory'"));
+    let out2 = work.path().join("out2");
+    let dup = grade(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--submissions",
+        class.to_str().unwrap(),
+        "--out",
+        out2.to_str().unwrap(),
+        "--cmd",
+        &cmd,
+    ]);
+    let stderr = String::from_utf8_lossy(&dup.stderr);
+    assert_eq!(dup.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("2 hand-ins give the student id 'mallory', so each keeps a row of its own"), "{stderr}");
+    assert_eq!(stored(&out2).len(), 3);
 }
 
 /// A case's stdin reaches the program; without one, stdin is closed (never an open pipe a program could wait on).
@@ -381,4 +394,175 @@ fn stdin_is_the_cases_or_closed() {
     let (code, report) =
         grade_json(&["--suite", suite.to_str().unwrap(), "--dir", sub.path().to_str().unwrap(), "--cmd", &cmd]);
     assert_eq!((code, statuses(&report.submissions[0])), (0, vec![Passed, Passed]));
+}
+
+/// The results a class run stored, by id.
+fn stored(out: &Path) -> std::collections::BTreeMap<String, SubmissionResult> {
+    fs::read_dir(out.join("results"))
+        .unwrap()
+        .map(|e| serde_json::from_slice::<SubmissionResult>(&fs::read(e.unwrap().path()).unwrap()).unwrap())
+        .map(|r| (r.id.clone(), r))
+        .collect()
+}
+
+/// Runs a class of the correct Python program under `names` (each a folder, or a zip when it ends in `.zip`).
+fn python_class(names: &[&str]) -> (tempfile::TempDir, Output) {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    fs::create_dir_all(&class).unwrap();
+    let staging = work.path().join("staging");
+    materialize(&fixture("submissions/python-stats"), &[], &staging);
+    for name in names {
+        if name.ends_with(".zip") {
+            zip_folder(&staging, &class.join(name), None);
+        } else {
+            materialize(&staging, &[], &class.join(name));
+        }
+    }
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let out = work.path().join("out");
+    let (class_dir, out_dir) = (class.to_str().unwrap().to_string(), out.to_str().unwrap().to_string());
+    let output = grade(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--submissions",
+        &class_dir,
+        "--out",
+        &out_dir,
+        "--cmd",
+        &cmd,
+        "-j",
+        "2",
+    ]);
+    (work, output)
+}
+
+/// Issue 23, item 1: names beyond ASCII crashed the whole class run (a byte offset inside `é`); issue 22, item 8:
+/// ids that clean up to the same id (`pat lee`, `pat_lee`) shared one scratch folder and one row, and control
+/// characters reached the terminal raw. Now every hand-in keeps a row of its own, named after its letters.
+#[test]
+fn hand_in_names_in_any_script_each_keep_a_row_of_their_own() {
+    let long = format!("{}-HW2-P3", "x".repeat(200));
+    let names = [
+        "José-HW2-P3",
+        "zoë_12345_67890_zoë-HW2-P3.zip",
+        "李雷-HW2-P3",
+        "pat lee-HW2-P3",
+        "pat_lee-HW2-P3",
+        "eve\n\u{1b}[2Jmallory-HW2-P3",
+        "-rf",
+        long.as_str(),
+    ];
+    let (work, output) = python_class(&names);
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    let results = stored(&work.path().join("out"));
+    assert_eq!(results.len(), names.len(), "{:?}", results.keys());
+    for id in ["José", "zoë", "李雷", "pat_lee", "_rf"] {
+        assert!(results.get(id).is_some_and(|r| r.score == 3.0), "{id}: {:?}", results.keys());
+    }
+    // `pat_lee` keeps its id; `pat lee` gets a suffix from its own name, and the TA is told.
+    let suffixed: Vec<&String> = results.keys().filter(|id| id.starts_with("pat_lee-")).collect();
+    assert_eq!(suffixed.len(), 1, "{:?}", results.keys());
+    assert!(stderr.contains(&format!("pat lee-HW2-P3 as {}", suffixed[0])), "{stderr}");
+    assert!(results.keys().all(|id| id.chars().count() <= 48), "{:?}", results.keys());
+    // The gradebook keeps every hand-in's name as it was.
+    let gradebook = fs::read_to_string(work.path().join("out/gradebook.csv")).unwrap();
+    for name in ["José-HW2-P3", "zoë_12345_67890_zoë-HW2-P3.zip", "李雷-HW2-P3", "pat lee-HW2-P3", long.as_str()] {
+        assert!(gradebook.contains(name), "{name}: {gradebook}");
+    }
+    // No control character of a name reaches the terminal: one line per student, none broken or recolored.
+    for text in [&stdout, &stderr] {
+        assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text:?}");
+        assert!(!text.lines().any(|l| l.starts_with("\u{1b}") || l.starts_with("mallory")), "{text}");
+    }
+}
+
+/// `--dir` names the one submission after its folder, in any script.
+#[test]
+fn a_single_hand_in_named_beyond_ascii_is_graded() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("José-HW2-P3");
+    materialize(&fixture("submissions/python-stats"), &[], &dir);
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let (code, report) =
+        grade_json(&["--suite", "builtin:takestones-stats-2019", "--dir", dir.to_str().unwrap(), "--cmd", &cmd]);
+    assert_eq!((code, report.submissions[0].id.as_str(), report.submissions[0].score), (0, "José", 3.0));
+}
+
+/// Issue 23, item 5: with `--submissions .`, the results folder of the last run (and a scratch folder) sat among
+/// the hand-ins and was graded as a student.
+#[test]
+fn the_output_folder_is_never_graded_as_a_student() {
+    let work = tempfile::tempdir().unwrap();
+    materialize(&fixture("submissions/python-stats"), &[], &work.path().join("alice-HW2-P3"));
+    materialize(&fixture("submissions/python-stats"), &[], &work.path().join("bob-HW2-P3"));
+    // A results folder a run wrote before there was a mark.
+    fs::create_dir_all(work.path().join("old-results/results")).unwrap();
+    fs::write(work.path().join("old-results/gradebook.csv"), "id,score,max_score\n").unwrap();
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let run = |out: &str| {
+        Command::cargo_bin("referee")
+            .unwrap()
+            .current_dir(work.path())
+            .args(["grade", "--suite", "builtin:takestones-stats-2019", "--submissions", ".", "--cmd", &cmd])
+            .args(["--out", out])
+            .output()
+            .unwrap()
+    };
+    for out in ["referee-results", "referee-results", "mine"] {
+        // The last --out is an empty folder the TA made beforehand.
+        fs::create_dir_all(work.path().join("mine")).unwrap();
+        if out != "mine" {
+            fs::remove_dir(work.path().join("mine")).unwrap();
+        }
+        let output = run(out);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+        let ids: Vec<String> = stored(&work.path().join(out)).into_keys().collect();
+        assert_eq!(ids, ["alice", "bob"], "--out {out}: {stdout}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("not graded as student"));
+    }
+}
+
+/// Issue 23, item 1: any name at all (any script, spaces, newlines, leading dashes): no panic, every hand-in keeps
+/// its row, and nothing of a name reaches the terminal raw.
+mod any_names {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn name() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[^/\\x00.][^/\\x00]{0,24}",
+            "-{1,3}[a-zé李 \\n\\t]{1,10}(-HW2-P3)?(\\.zip)?",
+            "[\\p{L}\\p{M}]{1,12}[ _]?(HW2P3|-hw2-p3)?",
+        ]
+        .prop_filter("a name the file system takes", |n| {
+            !n.is_empty() && n.len() <= 200 && n != "__MACOSX" && !n.starts_with('.')
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 5, ..ProptestConfig::default() })]
+        #[test]
+        fn any_hand_in_names_keep_their_rows(names in prop::collection::btree_set(name(), 1..5)) {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let (work, output) = python_class(&names);
+            let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+            prop_assert_eq!(output.status.code(), Some(0), "{}\n{}", stdout, stderr);
+            let results = stored(&work.path().join("out"));
+            prop_assert_eq!(results.len(), names.len(), "{:?}", results.keys());
+            let sources: Vec<String> = results
+                .values()
+                .map(|r| Path::new(&r.source).file_name().unwrap().to_string_lossy().into_owned())
+                .collect();
+            for name in &names {
+                prop_assert!(sources.iter().any(|s| s == name), "{:?} not among {:?}", name, sources);
+            }
+            for text in [&stdout, &stderr] {
+                prop_assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{:?}", text);
+            }
+        }
+    }
 }

@@ -27,7 +27,9 @@ pub trait Contest: Sync {
     fn describe(&self) -> String;
 
     /// Plays one game, `seats[0]` moving first, agents working under `dir` (removed afterwards) and pinned to CPU
-    /// `pin` when given; `on_move` sees every move as it is played.
+    /// `pin` when given, built-in agents drawing from `seed` (the game's,
+    /// [`crate::referee::game_loop::game_seed`]); `on_move` sees every move
+    /// as it is played.
     ///
     /// # Errors
     /// When a working folder cannot be made.
@@ -37,6 +39,7 @@ pub trait Contest: Sync {
         clock: &TimeControl,
         dir: &Path,
         pin: Option<usize>,
+        seed: Option<u64>,
         on_move: &mut dyn FnMut(&MoveRecord),
     ) -> std::io::Result<GameRecord>;
 
@@ -71,9 +74,10 @@ impl<G: Refereed + Sync> Contest for Contested<G> {
         clock: &TimeControl,
         dir: &Path,
         pin: Option<usize>,
+        seed: Option<u64>,
         on_move: &mut dyn FnMut(&MoveRecord),
     ) -> std::io::Result<GameRecord> {
-        play_prepared(&self.game, seats, clock, dir, pin, on_move)
+        play_prepared(&self.game, seats, clock, dir, pin, seed, on_move)
     }
 
     fn final_board(&self, record: &GameRecord) -> String {

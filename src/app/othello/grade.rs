@@ -47,7 +47,15 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     if let Err(e) = sharded.and_then(|s| crate::app::shard::require_seed(s, args.arena.seed)) {
         return fail(err, exit::USAGE, e);
     }
-    let (contest, arena) = match super::arena(&args.othello, &args.arena) {
+    let (seed, notes) = match grading::class_seed(&args.class, args.arena.seed) {
+        Ok(found) => found,
+        Err(e) => return fail(err, exit::INTERNAL, e),
+    };
+    for note in &notes {
+        let _ = writeln!(err, "referee grade othello: {note}");
+    }
+    let options = crate::cli::ArenaOptions { seed: Some(seed), ..args.arena.clone() };
+    let (contest, arena) = match super::arena(&args.othello, &options) {
         Ok(built) => built,
         Err(e) => return fail(err, exit::USAGE, e),
     };
@@ -55,13 +63,12 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         Ok(p) => p,
         Err(e) => return fail(err, exit::INTERNAL, e.to_string()),
     };
-    let seed = arena.setup.seed;
     let class = ClassRun {
         game: "othello",
         class: &args.class,
         fingerprint: format!(
             "othello {} games={} target={} time={:?} tolerance={:?} color-line={} chatter={} points={} check={}/{}/{:?} \
-             seed={seed}",
+             seed={seed} seeding=per-game",
             contest.describe(),
             args.games,
             args.target,
@@ -75,6 +82,7 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
             check_timeout
         ),
         seed,
+        notes,
     };
     let check = conformance::Options {
         python: arena.setup.python.clone(),
@@ -137,15 +145,14 @@ fn play_student(
             if grader.cancelled() {
                 return None;
             }
-            let record =
-                match play_game(grader, arena, contest, &player, opponent, seat, &format!("{}-{round}", entry.id)) {
-                    Ok(record) => record,
-                    Err(message) => {
-                        let why = format!("the grader could not play a game: {message}");
-                        result.cases = vec![case(rubric_name, Vec::new(), Status::HarnessError, 0.0, points, why)];
-                        return Some((result, records, player.python_file.clone()));
-                    }
-                };
+            let record = match play_game(grader, arena, contest, [&player, opponent], (round.into(), seat), &entry.id) {
+                Ok(record) => record,
+                Err(message) => {
+                    let why = format!("the grader could not play a game: {message}");
+                    result.cases = vec![case(rubric_name, Vec::new(), Status::HarnessError, 0.0, points, why)];
+                    return Some((result, records, player.python_file.clone()));
+                }
+            };
             wins += u32::from(record.outcome.winner == Some(seat));
             games.push(game_case(&record, seat, &opponent.label));
             records.push(record);
@@ -156,9 +163,11 @@ fn play_student(
     let score = points * share;
     let status = if share >= 1.0 { Status::Passed } else { Status::Failed };
     let detail = format!(
-        "won {wins} of {total} games against builtin:random ({} needed for full points; {})",
+        "won {wins} of {total} games against builtin:random ({} needed for full points; {}; seed {}, each game's \
+         opponent drawing from the seed, the round and the seat)",
         needed as u32,
-        contest.describe()
+        contest.describe(),
+        arena.setup.seed
     );
     result.cases.push(case(rubric_name, Vec::new(), status, score, points, detail));
     result.cases.extend(games);

@@ -19,6 +19,9 @@ pub struct ClassPage<'a> {
     pub expected: usize,
     /// A student id's feedback file, as a link relative to the report (`feedback/alice.md`); already URL-safe.
     pub feedback: &'a dyn Fn(&str) -> String,
+    /// What the TA must read before the numbers (a failure every hand-in shares, hand-ins left out), shown above
+    /// the summary.
+    pub notices: &'a [String],
 }
 
 /// The summary numbers of a class run.
@@ -108,6 +111,9 @@ pub fn render_class(report: &RunReport, page: &ClassPage<'_>, out: &mut dyn Writ
     };
     let sections = [("summary", "Summary"), ("cases", "Cases"), ("causes", "Causes"), ("students", "Students")];
     begin(out, &page.title, &lead, &sections)?;
+    for notice in page.notices {
+        writeln!(out, "<p class=\"notice\" role=\"alert\"><strong>{}</strong></p>", text(notice))?;
+    }
     write_summary(out, report, &summary)?;
     let tally = tally(report);
     write_cases(out, report)?;
@@ -372,7 +378,7 @@ mod tests {
             ],
         };
         let feedback = |id: &str| super::super::escape::href(&["feedback", &format!("{id}.md")]);
-        let page = ClassPage { title: EVIL.into(), expected: 3, feedback: &feedback };
+        let page = ClassPage { title: EVIL.into(), expected: 3, feedback: &feedback, notices: &[] };
         let mut out = Vec::new();
         render_class(&report, &page, &mut out).unwrap();
         let html = String::from_utf8(out).unwrap();
