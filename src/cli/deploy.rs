@@ -11,7 +11,8 @@ use clap::{Args, Subcommand, ValueEnum};
 run). The merged folder holds what one unsharded run writes: results, Gradescope files, feedback, gradebook, JUnit, \
 report, games; for a tournament the standings and ratings computed over every game. A folder given twice counts \
 once; merging again rewrites the same files.\nExit codes: as the merged command's (grade: 0 all passed, 1 some case \
-did not pass; games: 0), 2 a missing, duplicated, unfinished or foreign shard (named), 3 an I/O error.")]
+did not pass; games: 0; 5 every student failed a case the same way), 2 a missing, duplicated, unfinished or \
+foreign shard (named), 3 an I/O error.")]
 pub struct MergeArgs {
     /// The shards' --out folders.
     #[arg(required = true, num_args = 1..)]

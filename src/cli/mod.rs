@@ -291,7 +291,9 @@ pub struct ClassArgs {
 #[command(after_help = "Rubric (the course's): beating builtin:random earns half the points; beating builtin:simple \
 in either seat earns all of them. Each opponent is played in both seats for every --stones value; an agent beats an \
 opponent when it wins at least one game against it for every stones value.\nExit codes: 0 graded, 2 bad \
-arguments, 3 a grader error (no JDK), 130 interrupted (a re-run resumes).")]
+arguments, 3 a grader error (no JDK; also a --solution without full marks), 5 every student (at least 3) lost a \
+rubric item the same way: a suspected grader problem, named above the summary, 130 interrupted (a re-run resumes, \
+with the seed kept in --out).")]
 pub struct MancalaGradeArgs {
     /// The class and where its results go.
     #[command(flatten)]

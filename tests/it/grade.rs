@@ -566,3 +566,88 @@ mod any_names {
         }
     }
 }
+
+/// Issue 23, item 4: a TA's typo in `--cmd` fails every student the same way; the run says so above the summary
+/// and in report.html, naming the line, and exits 5 rather than 1 ("some students failed").
+#[test]
+fn a_failure_every_hand_in_shares_is_named_as_the_graders() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    for name in ["alice-HW2-P3", "bob-HW2-P3", "carol-HW2-P3"] {
+        materialize(&fixture("submissions/python-stats"), &[], &class.join(name));
+    }
+    let out = work.path().join("out");
+    let typo = format!("{} {{dir}}/takestone.py {{args}}", python());
+    let run = |cmd: &str| {
+        grade(&[
+            "--suite",
+            "builtin:takestones-stats-2019",
+            "--submissions",
+            class.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--cmd",
+            cmd,
+            "--fresh",
+        ])
+    };
+    let output = run(&typo);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(5), "{stdout}");
+    let notice =
+        stdout.lines().find(|l| l.starts_with("suspected grader problem")).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(notice.contains("all 3 hand-ins failed case") && notice.contains("takestone.py"), "{notice}");
+    let summary = stdout.find("  alice").unwrap();
+    assert!(stdout.find("suspected grader problem").unwrap() < summary, "above the summary: {stdout}");
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("suspected grader problem: all 3 hand-ins failed case"), "report.html names it");
+    // Fixed, the same class passes; a wrong program among right ones is only that student's failure.
+    python_wrong("python-wrong-format", &class.join("carol-HW2-P3"));
+    let fixed = run(&format!("{} {{dir}}/takestones.py {{args}}", python()));
+    let stdout = String::from_utf8_lossy(&fixed.stdout);
+    assert_eq!(fixed.status.code(), Some(1), "{stdout}");
+    assert!(
+        !stdout.contains("suspected") && !fs::read_to_string(out.join("report.html")).unwrap().contains("suspected")
+    );
+}
+
+/// Issue 23, item 9: a hand-in removed from the class folder stayed in gradebook.csv and report.html but not in
+/// the terminal summary. Now one list everywhere, and the removed one is named as left out.
+#[test]
+fn a_removed_hand_in_is_left_out_everywhere_and_said() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    for name in ["alice-HW2-P3", "bob-HW2-P3", "carol-HW2-P3"] {
+        materialize(&fixture("submissions/python-stats"), &[], &class.join(name));
+    }
+    let out = work.path().join("out");
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let args = [
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--submissions",
+        class.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--cmd",
+        &cmd,
+    ];
+    assert_eq!(grade(&args).status.code(), Some(0));
+    fs::remove_dir_all(class.join("bob-HW2-P3")).unwrap();
+    let again = grade(&args);
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(again.status.code(), Some(0), "{stdout}");
+    let listed: Vec<&str> =
+        stdout.lines().filter(|l| l.starts_with("  ")).map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert_eq!(listed, ["alice", "carol"], "{stdout}");
+    assert!(
+        stdout.contains("left out: 1 stored result of hand-in no longer in the class folder (kept in results/): bob"),
+        "{stdout}"
+    );
+    let gradebook = fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    let rows: Vec<&str> = gradebook.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(rows, listed, "{gradebook}");
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("left out: 1 stored result") && !html.contains("feedback/bob.md"), "report.html");
+    assert!(out.join("results/bob.json").is_file(), "nothing is deleted");
+}
