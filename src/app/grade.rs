@@ -34,6 +34,11 @@ pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             for note in &setup.notes {
                 let _ = writeln!(err, "referee grade: {note}");
             }
+            if let Some(solution) = &args.solution {
+                if let Err(code) = check_solution(&setup, solution, err) {
+                    return code;
+                }
+            }
             match &args.submissions {
                 Some(dir) => grade_class(args, &setup, dir, out, err),
                 None => grade_one(args, &setup, out, err),
@@ -42,6 +47,48 @@ pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Err(message) => {
             let _ = writeln!(err, "referee grade: {message}");
             exit::USAGE
+        }
+    }
+}
+
+/// Grades the TA's `--solution` first, with the same command, suite and sandbox as the students: `Err` (the exit
+/// code, the reason written to `err`) unless it gets full marks, so a setup that fails a correct program grades
+/// no one.
+fn check_solution(setup: &Setup, solution: &Path, err: &mut dyn Write) -> Result<(), u8> {
+    if !solution.exists() {
+        let _ = writeln!(err, "referee grade: --solution {}: no such folder or zip", solution.display());
+        return Err(exit::USAGE);
+    }
+    let scratch = setup.scratch_root.join("solution");
+    let _ = make_traversable(&scratch);
+    let graded = grade_submission("solution", solution, &scratch, &setup.suite, &setup.config);
+    let _ = std::fs::remove_dir_all(&scratch);
+    let result = match graded {
+        Ok(result) => result,
+        Err(Cancelled) => {
+            let _ = writeln!(err, "referee grade: cancelled");
+            return Err(CANCELLED);
+        }
+    };
+    match grade::solution::full_marks(&result) {
+        Ok(()) => {
+            let _ = writeln!(
+                err,
+                "referee grade: --solution {}: full marks ({} / {}), so the set-up grades a correct program right",
+                solution.display(),
+                format_points(result.score),
+                format_points(result.max_score)
+            );
+            Ok(())
+        }
+        Err(why) => {
+            let _ = writeln!(
+                err,
+                "referee grade: --solution {}: {why}; no student was graded (fix the command, the build step, the suite \
+                 or the limits until the solution gets full marks)",
+                solution.display()
+            );
+            Err(exit::INTERNAL)
         }
     }
 }
@@ -84,6 +131,8 @@ impl Setup {
             Some(b) => Some(Template::parse(&b, args.shell).map_err(|e| format!("--build: {e}"))?),
             None => None,
         };
+        let build_text = args.build.clone().or(loaded.build.clone());
+        let mistakes = super::lint::command_mistakes(&command_text, build_text.as_deref(), args.shell, &loaded);
         let prepared = PreparedSuite::new(loaded);
         if let Some((case, problem)) = prepared.first_problem() {
             return Err(format!("{}: case '{case}': {problem}", prepared.suite.source));
@@ -104,7 +153,7 @@ impl Setup {
             .transpose()?
             .unwrap_or(Duration::from_secs(120));
         let sandbox = super::sandbox::untrusted(&args.sandbox, args.run_as_self)?;
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = mistakes.into_iter().map(|m| format!("warning: {m}")).collect();
         for (flag, template) in [("--cmd", Some(&command)), ("--build", build.as_ref())] {
             let Some(template) = template else { continue };
             let (program, _) = template.expand(Path::new("."), &[]);
@@ -226,9 +275,10 @@ fn holds_code(dir: &Path) -> bool {
 
 fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
-    let (shard, roster) = match Shard::parse_option(args.shard.as_deref())
-        .and_then(|s| Ok((s, roster::read(dir, &[&out_dir]).map_err(|e| e.to_string())?)))
-    {
+    let (shard, roster) = match Shard::parse_option(args.shard.as_deref()).and_then(|s| {
+        let skip: Vec<&Path> = [Some(out_dir.as_path()), args.solution.as_deref()].into_iter().flatten().collect();
+        Ok((s, roster::read(dir, &skip).map_err(|e| e.to_string())?))
+    }) {
         Ok(found) => found,
         Err(e) => {
             let _ = writeln!(err, "referee grade: {e}");

@@ -651,3 +651,62 @@ fn a_removed_hand_in_is_left_out_everywhere_and_said() {
     assert!(html.contains("left out: 1 stored result") && !html.contains("feedback/bob.md"), "report.html");
     assert!(out.join("results/bob.json").is_file(), "nothing is deleted");
 }
+
+/// Issue 23, item 3: a TA's command mistake gave every student zero. With `--solution`, a known-correct hand-in
+/// is graded first with the same command, suite and sandbox; short of full marks, no student is graded (exit 3,
+/// naming its first failing case).
+#[test]
+fn a_solution_without_full_marks_stops_the_run_before_any_student() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    for name in ["alice-HW2-P3", "bob-HW2-P3"] {
+        materialize(&fixture("submissions/java-stats"), &[], &class.join(name));
+    }
+    let solution = work.path().join("solution");
+    materialize(&fixture("submissions/java-stats"), &[], &solution);
+    let out = work.path().join("out");
+    let run = |build: &str, extra: &[&str]| {
+        grade(
+            &[
+                &[
+                    "--suite",
+                    "builtin:takestones-stats-2019",
+                    "--submissions",
+                    class.to_str().unwrap(),
+                    "--out",
+                    out.to_str().unwrap(),
+                    "--solution",
+                    solution.to_str().unwrap(),
+                    "--build",
+                    build,
+                    "--cmd",
+                    "java -cp {dir} TakeStones {args}",
+                ][..],
+                extra,
+            ]
+            .concat(),
+        )
+    };
+    // `*.java` without --shell: javac gets a file literally named `*.java`.
+    let unexpanded = run("javac -d {dir} {dir}/*.java", &[]);
+    let stderr = String::from_utf8_lossy(&unexpanded.stderr);
+    assert_eq!(unexpanded.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("warning: --build 'javac -d {dir} {dir}/*.java' has `*`"), "{stderr}");
+    let line = stderr.lines().find(|l| l.contains("--solution")).unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        line.contains("gets 0 / 3, not full marks; its first failing case is") && line.contains("build error"),
+        "{line}"
+    );
+    assert!(line.contains("no student was graded"), "{line}");
+    assert!(stored_count(&out) == 0, "no student ran");
+    // With --shell the solution passes, and the class is graded.
+    let fine = run("javac -d {dir} {dir}/*.java", &["--shell"]);
+    let stderr = String::from_utf8_lossy(&fine.stderr);
+    assert_eq!(fine.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("full marks (3 / 3)"), "{stderr}");
+    assert_eq!(stored_count(&out), 2);
+}
+
+fn stored_count(out: &Path) -> usize {
+    fs::read_dir(out.join("results")).map_or(0, |d| d.count())
+}

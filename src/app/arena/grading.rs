@@ -118,11 +118,12 @@ pub fn run(
         Err(e) => return fail(err, exit::USAGE, e),
     };
     let out_dir = class.class.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
-    let roster = match roster::read(&class.class.submissions, &[&out_dir]) {
+    let skip: Vec<&Path> = [Some(out_dir.as_path()), class.class.solution.as_deref()].into_iter().flatten().collect();
+    let roster = match roster::read(&class.class.submissions, &skip) {
         Ok(r) => r,
         Err(e) => return fail(err, exit::USAGE, e.to_string()),
     };
-    for note in &roster.notes {
+    for note in roster.notes.iter().chain(&class.notes) {
         let _ = writeln!(err, "referee grade {name}: {note}");
     }
     let everyone = roster.entries;
@@ -131,6 +132,9 @@ pub fn run(
         Ok(s) => s,
         Err(e) => return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display())),
     };
+    if let Err(e) = write_atomic(&out_dir.join(SEED_FILE), format!("{}\n", class.seed).as_bytes()) {
+        return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display()));
+    }
     if class.class.fresh {
         let _ = std::fs::remove_dir_all(out_dir.join("results"));
         let _ = std::fs::create_dir_all(out_dir.join("results"));
@@ -164,6 +168,13 @@ pub fn run(
         // Agents run with every layer the machine offers (the gate has already refused a missing one if required).
         sandbox: crate::harness::runner::layers::probe().layers.names(),
     };
+    if let Some(solution) = &class.class.solution {
+        if let Err((code, message)) = check_solution(solution, grade, &grader) {
+            return fail(err, code, message);
+        }
+        let _ =
+            writeln!(err, "referee grade {name}: --solution {}: full marks; grading the students", solution.display());
+    }
     for_each_parallel(
         &plan.todo,
         jobs,
@@ -211,7 +222,7 @@ pub fn run(
         class.seed,
         out_dir.display()
     );
-    for line in class.notes.iter().chain(&plan.regrade_lines()).chain(&standing.notices()) {
+    for line in plan.regrade_lines().iter().chain(&standing.notices()) {
         let _ = writeln!(out, "{line}");
     }
     for r in &standing.report.submissions {
@@ -227,20 +238,43 @@ pub fn run(
     standing.exit_code(graded)
 }
 
+/// Grades the TA's `--solution` agent first, as a student would be: `Err` with the exit code and the reason unless
+/// it gets full marks, so a set-up that fails a correct agent grades no one.
+fn check_solution(
+    solution: &Path,
+    grade: &(dyn Fn(&Entry, &Grader<'_>) -> Graded + Sync),
+    grader: &Grader<'_>,
+) -> Result<(), (u8, String)> {
+    if !solution.exists() {
+        return Err((exit::USAGE, format!("--solution {}: no such folder or zip", solution.display())));
+    }
+    let name = solution.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let entry = Entry { id: "solution".into(), name, path: solution.to_path_buf() };
+    let Some((result, _)) = grade(&entry, grader) else {
+        return Err((crate::app::class_report::CANCELLED, "cancelled".into()));
+    };
+    crate::harness::grade::solution::full_marks(&result).map_err(|why| {
+        (
+            exit::INTERNAL,
+            format!(
+                "--solution {}: {why}; no student was graded (fix the options, the clock or the machine until the \
+                 solution gets full marks)",
+                solution.display()
+            ),
+        )
+    })
+}
+
 /// The file in a class run's `--out` that keeps the run's seed, so a re-run plays the same games and resumes.
 pub const SEED_FILE: &str = "seed.txt";
 
-/// The seed of a class run by games, and what to tell the TA about it: `--seed` when given (and stored); else the
-/// seed an earlier run stored in `--out` (reused, so the run resumes rather than playing every game again); else
-/// a new one from the clock (stored).
-///
-/// # Errors
-/// When `--out` cannot be written (the message names it).
-pub fn class_seed(class: &ClassArgs, given: Option<u64>) -> Result<(u64, Vec<String>), String> {
+/// The seed of a class run by games, and what to tell the TA about it: `--seed` when given; else the seed an
+/// earlier run stored in `--out` (reused, so the run resumes rather than playing every game again); else a new one
+/// from the clock. [`run`] stores it.
+pub fn class_seed(class: &ClassArgs, given: Option<u64>) -> (u64, Vec<String>) {
     let out_dir = class.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
-    let path = out_dir.join(SEED_FILE);
-    let stored = std::fs::read_to_string(&path).ok().and_then(|t| t.trim().parse::<u64>().ok());
-    let (seed, notes) = match (given, stored) {
+    let stored = std::fs::read_to_string(out_dir.join(SEED_FILE)).ok().and_then(|t| t.trim().parse::<u64>().ok());
+    match (given, stored) {
         (Some(seed), _) => (seed, Vec::new()),
         (None, Some(seed)) => (
             seed,
@@ -251,13 +285,7 @@ pub fn class_seed(class: &ClassArgs, given: Option<u64>) -> Result<(u64, Vec<Str
             )],
         ),
         (None, None) => (crate::app::seed_or_now(None), Vec::new()),
-    };
-    if stored != Some(seed) {
-        crate::harness::grade::store::mark_output(&out_dir)
-            .and_then(|()| write_atomic(&path, format!("{seed}\n").as_bytes()))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    Ok((seed, notes))
 }
 
 /// Where a grading run writes one student's game records.

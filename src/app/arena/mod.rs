@@ -89,6 +89,18 @@ impl<G: Refereed + Sync> Contest for Contested<G> {
     }
 }
 
+/// The clock the options give.
+///
+/// # Errors
+/// A time that is not one (the message names the option).
+pub fn clock(options: &ArenaOptions) -> Result<TimeControl, String> {
+    Ok(TimeControl {
+        per_move: parse_seconds(&options.time, "--time", false)?,
+        tolerance: parse_seconds(&options.tolerance, "--tolerance", true)?,
+        startup: parse_seconds(&options.startup, "--startup", false)?,
+    })
+}
+
 /// What every refereeing command decides from its [`ArenaOptions`] before playing.
 #[derive(Debug)]
 pub struct Arena {
@@ -106,11 +118,7 @@ impl Arena {
     /// # Errors
     /// A bad option value, or a work folder that cannot be made.
     pub fn new(options: &ArenaOptions, seed: u64, game: &str) -> Result<Arena, String> {
-        let clock = TimeControl {
-            per_move: parse_seconds(&options.time, "--time", false)?,
-            tolerance: parse_seconds(&options.tolerance, "--tolerance", true)?,
-            startup: parse_seconds(&options.startup, "--startup", false)?,
-        };
+        let clock = clock(options)?;
         let (work, keep) = match &options.work {
             Some(dir) => {
                 std::fs::create_dir_all(dir).map_err(|e| format!("--work {}: {e}", dir.display()))?;

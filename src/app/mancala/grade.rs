@@ -26,20 +26,14 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         let _ = writeln!(err, "referee grade mancala: {message}");
         code
     };
-    if args.stones.is_empty() || !(args.points.is_finite() && args.points >= 0.0) {
-        return fail(err, exit::USAGE, "--stones needs a value and --points a number >= 0".into());
+    if let Err(e) = check_options(args) {
+        return fail(err, exit::USAGE, e);
     }
     let sharded = crate::app::shard::Shard::parse_option(args.class.shard.as_deref());
     if let Err(e) = sharded.and_then(|s| crate::app::shard::require_seed(s, args.arena.seed)) {
         return fail(err, exit::USAGE, e);
     }
-    let (seed, notes) = match grading::class_seed(&args.class, args.arena.seed) {
-        Ok(found) => found,
-        Err(e) => return fail(err, exit::INTERNAL, e),
-    };
-    for note in &notes {
-        let _ = writeln!(err, "referee grade mancala: {note}");
-    }
+    let (seed, notes) = grading::class_seed(&args.class, args.arena.seed);
     let arena = match Arena::new(&args.arena, seed, "mancala") {
         Ok(a) => a,
         Err(e) => return fail(err, exit::USAGE, e),
@@ -63,6 +57,21 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     };
     let grade = |entry: &Entry, grader: &Grader<'_>| grade_student(entry, grader, &arena, &opponents, args);
     grading::run(&class, &grade, out, err)
+}
+
+/// Checks the options `grade mancala` takes before anything is set up (so `gradescope bundle` refuses what grading
+/// would refuse).
+///
+/// # Errors
+/// One line naming the option at fault.
+pub fn check_options(args: &MancalaGradeArgs) -> Result<(), String> {
+    if args.stones.is_empty() || !(args.points.is_finite() && args.points >= 0.0) {
+        return Err("--stones needs a value and --points a number >= 0".into());
+    }
+    if let Some(&stones) = args.stones.iter().find(|&&s| s == 0) {
+        return Err(format!("--stones {stones}: a bin needs at least one stone"));
+    }
+    crate::app::arena::clock(&args.arena).map(|_| ())
 }
 
 /// Grades one student: compile, play every rubric game, score. `None` when cancelled.

@@ -30,16 +30,7 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         let _ = writeln!(err, "referee grade othello: {message}");
         code
     };
-    if args.games == 0 || !(args.points.is_finite() && args.points >= 0.0) {
-        return fail(err, exit::USAGE, "--games must be at least 1 and --points a number >= 0".into());
-    }
-    if !(args.target > 0.0 && args.target <= 1.0) {
-        return fail(err, exit::USAGE, format!("--target {}: expected a win rate above 0 and at most 1", args.target));
-    }
-    if !(0.0..=1.0).contains(&args.check_share) {
-        return fail(err, exit::USAGE, format!("--check-share {}: expected a share from 0 to 1", args.check_share));
-    }
-    let check_timeout = match crate::app::parse_seconds(&args.check_timeout, "--check-timeout", false) {
+    let check_timeout = match check_options(args) {
         Ok(t) => t,
         Err(e) => return fail(err, exit::USAGE, e),
     };
@@ -47,13 +38,7 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     if let Err(e) = sharded.and_then(|s| crate::app::shard::require_seed(s, args.arena.seed)) {
         return fail(err, exit::USAGE, e);
     }
-    let (seed, notes) = match grading::class_seed(&args.class, args.arena.seed) {
-        Ok(found) => found,
-        Err(e) => return fail(err, exit::INTERNAL, e),
-    };
-    for note in &notes {
-        let _ = writeln!(err, "referee grade othello: {note}");
-    }
+    let (seed, notes) = grading::class_seed(&args.class, args.arena.seed);
     let options = crate::cli::ArenaOptions { seed: Some(seed), ..args.arena.clone() };
     let (contest, arena) = match super::arena(&args.othello, &options) {
         Ok(built) => built,
@@ -95,6 +80,26 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     let grade =
         |entry: &Entry, grader: &Grader<'_>| grade_student(entry, grader, &arena, &contest, &opponent, args, &check);
     grading::run(&class, &grade, out, err)
+}
+
+/// Checks the options `grade othello` takes before anything is set up (so `gradescope bundle` refuses what grading
+/// would refuse); returns the conformance check's time limit.
+///
+/// # Errors
+/// One line naming the option at fault.
+pub fn check_options(args: &OthelloGradeArgs) -> Result<std::time::Duration, String> {
+    if args.games == 0 || !(args.points.is_finite() && args.points >= 0.0) {
+        return Err("--games must be at least 1 and --points a number >= 0".into());
+    }
+    if !(args.target > 0.0 && args.target <= 1.0) {
+        return Err(format!("--target {}: expected a win rate above 0 and at most 1", args.target));
+    }
+    if !(0.0..=1.0).contains(&args.check_share) {
+        return Err(format!("--check-share {}: expected a share from 0 to 1", args.check_share));
+    }
+    super::game(&args.othello)?;
+    crate::app::arena::clock(&args.arena)?;
+    crate::app::parse_seconds(&args.check_timeout, "--check-timeout", false)
 }
 
 /// Grades one student: check the file parses, play every game, score. `None` when cancelled.
