@@ -131,11 +131,7 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
     let code = crate::app::grade::run(args, &mut stdout, &mut stderr);
     // The grader's own log goes to run_autograder's output (the staff's view).
     let _ = err.write_all(&stderr);
-    let problem = || {
-        let text = String::from_utf8_lossy(&stderr);
-        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message").to_string();
-        format!("`referee grade` ended with exit code {code}: {first}")
-    };
+    let problem = || problem_line(code, &String::from_utf8_lossy(&stderr));
     let result: SubmissionResult = match config.kind {
         Kind::Suite => {
             let report: RunReport = serde_json::from_slice(&stdout).map_err(|_| problem())?;
@@ -149,6 +145,20 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
     };
     let _ = writeln!(err, "{}", String::from_utf8_lossy(&stdout).lines().next().unwrap_or_default());
     results_json(&result, config)
+}
+
+/// What a student is told when `referee grade` (exit `code`, its stderr `log`) produced no result: the line that
+/// says what went wrong. Warnings and notes come first in the log (a missing sandbox layer is a warning on every
+/// run of a machine without it) and say nothing about this failure, so they are passed over; only a log of nothing
+/// else falls back to its first line.
+pub fn problem_line(code: u8, log: &str) -> String {
+    let lines: Vec<&str> = log.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let is_aside = |line: &str| {
+        let said = line.split_once(": ").map_or(line, |(_, rest)| rest);
+        said.starts_with("warning:") || said.starts_with("note:")
+    };
+    let line = lines.iter().find(|l| !is_aside(l)).or(lines.first()).copied().unwrap_or("no message");
+    format!("`referee grade` ended with exit code {code}: {line}")
 }
 
 /// The Gradescope object of `result`, completed as the module docs say.
