@@ -59,7 +59,7 @@ pub fn validate(value: &Value) {
                   schema = json.load(open(sys.argv[1]))\n\
                   jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())\
                   .validate(json.load(sys.stdin))\n";
-    let mut child = std::process::Command::new("python3")
+    let mut child = std::process::Command::new(python())
         .args(["-c", script, schema.to_str().unwrap()])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
