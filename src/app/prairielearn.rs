@@ -8,10 +8,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use clap::Parser;
 use serde_json::Value;
 
-use crate::cli::{exit, Command, PrairielearnArgs, RefereeCli};
+use crate::app::gradescope::autograde;
+use crate::cli::{exit, PrairielearnArgs};
 use crate::harness::grade::class::write_atomic;
 use crate::harness::model::RunReport;
 use crate::harness::render::{prairielearn, RenderOptions};
@@ -79,19 +79,9 @@ fn grade(root: &Path, args: &PrairielearnArgs, err: &mut dyn Write) -> Result<Ve
     argv.extend(["--dir".into(), student.display().to_string(), "--format".into(), "json".into()]);
     argv.extend(["--color".into(), "never".into()]);
     argv.extend(args.grade.iter().cloned());
-    let cli = RefereeCli::try_parse_from(&argv).map_err(|e| {
-        format!("the grade arguments in info.json are invalid: {}", crate::app::clap_failure("grade", &e).0)
-    })?;
-    let Command::Grade(grade_args) = &cli.command else {
-        return Err("invariant: the arguments parse as `grade`".into());
-    };
-    let mut stdout = Vec::new();
-    let mut stderr = Vec::new();
-    let code = crate::app::grade::run(grade_args, &mut stdout, &mut stderr);
-    // The grader's own log goes to the job's output (the staff's view).
-    let _ = err.write_all(&stderr);
+    let (code, stdout, stderr) = autograde::run_grade(&argv, "the grade arguments in info.json", err)?;
     let report: RunReport = serde_json::from_slice(&stdout)
-        .map_err(|_| crate::app::gradescope::autograde::problem_line(code, &String::from_utf8_lossy(&stderr)))?;
+        .map_err(|_| autograde::problem_line(code, &String::from_utf8_lossy(&stderr)))?;
     let result = report.submissions.into_iter().next().ok_or("`referee grade` graded no submission")?;
     let mut bytes = Vec::new();
     prairielearn::render_submission(&result, &RenderOptions::default(), &mut bytes)

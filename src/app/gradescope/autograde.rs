@@ -120,17 +120,7 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
             argv.extend(["--out".into(), class_out.display().to_string()]);
         }
     }
-    let cli = RefereeCli::try_parse_from(&argv).map_err(|e| {
-        format!("the autograder's grade arguments are invalid: {}", crate::app::clap_failure("grade", &e).0)
-    })?;
-    let Command::Grade(args) = &cli.command else {
-        return Err("invariant: the arguments parse as `grade`".into());
-    };
-    let mut stdout = Vec::new();
-    let mut stderr = Vec::new();
-    let code = crate::app::grade::run(args, &mut stdout, &mut stderr);
-    // The grader's own log goes to run_autograder's output (the staff's view).
-    let _ = err.write_all(&stderr);
+    let (code, stdout, stderr) = run_grade(&argv, "the autograder's grade arguments", err)?;
     let problem = || problem_line(code, &String::from_utf8_lossy(&stderr));
     let result: SubmissionResult = match config.kind {
         Kind::Suite => {
@@ -145,6 +135,24 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
     };
     let _ = writeln!(err, "{}", String::from_utf8_lossy(&stdout).lines().next().unwrap_or_default());
     results_json(&result, config)
+}
+
+/// Runs `argv` (`referee grade ...`, from a platform's configuration, named `what` in errors) in this process,
+/// its log copied to `err` (the staff's view); returns its exit code, stdout and stderr.
+///
+/// # Errors
+/// The arguments do not parse as `grade`.
+pub fn run_grade(argv: &[String], what: &str, err: &mut dyn Write) -> Result<(u8, Vec<u8>, Vec<u8>), String> {
+    let cli = RefereeCli::try_parse_from(argv)
+        .map_err(|e| format!("{what} are invalid: {}", crate::app::clap_failure("grade", &e).0))?;
+    let Command::Grade(args) = &cli.command else {
+        return Err("invariant: the arguments parse as `grade`".into());
+    };
+    let mut stdout = Vec::new();
+    let mut stderr = Vec::new();
+    let code = crate::app::grade::run(args, &mut stdout, &mut stderr);
+    let _ = err.write_all(&stderr);
+    Ok((code, stdout, stderr))
 }
 
 /// What a student is told when `referee grade` (exit `code`, its stderr `log`) produced no result: the line that
