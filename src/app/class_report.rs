@@ -121,8 +121,8 @@ pub fn write_report_files(
         write_atomic(&out_dir.join(file), &bytes)?;
     }
     let feedback = |id: &str| render::html::escape::href(&["feedback", &format!("{}.md", safe_name(id))]);
-    let page = render::html::ClassPage { title: "Class report".into(), expected, feedback: &feedback, notices };
+    let page = render::html::ClassPage { title: "Class report".into(), expected, feedback: &feedback };
     let mut html = Vec::new();
-    render::html::render_class(report, &page, &mut html)?;
+    render::html::class::render_class_with_notices(report, &page, notices, &mut html)?;
     write_atomic(&out_dir.join("report.html"), &html)
 }

@@ -124,7 +124,7 @@ pub fn run(
         Err(e) => return fail(err, exit::USAGE, e.to_string()),
     };
     for note in roster.notes.iter().chain(&class.notes) {
-        let _ = writeln!(err, "referee grade {name}: {note}");
+        let _ = writeln!(err, "referee grade {name}: note: {note}");
     }
     let everyone = roster.entries;
     let entries = shard::select(&everyone, shard);

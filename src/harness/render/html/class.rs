@@ -19,9 +19,6 @@ pub struct ClassPage<'a> {
     pub expected: usize,
     /// A student id's feedback file, as a link relative to the report (`feedback/alice.md`); already URL-safe.
     pub feedback: &'a dyn Fn(&str) -> String,
-    /// What the TA must read before the numbers (a failure every hand-in shares, hand-ins left out), shown above
-    /// the summary.
-    pub notices: &'a [String],
 }
 
 /// The summary numbers of a class run.
@@ -100,6 +97,21 @@ pub fn bins(report: &RunReport) -> Vec<Bin> {
 ///
 /// Only the writer's errors.
 pub fn render_class(report: &RunReport, page: &ClassPage<'_>, out: &mut dyn Write) -> io::Result<()> {
+    render_class_with_notices(report, page, &[], out)
+}
+
+/// [`render_class`], with `notices` (what the TA must read before the numbers: a failure every hand-in shares,
+/// hand-ins left out) shown above the summary.
+///
+/// # Errors
+///
+/// Only the writer's errors.
+pub fn render_class_with_notices(
+    report: &RunReport,
+    page: &ClassPage<'_>,
+    notices: &[String],
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let summary = summarize(report, page.expected);
     let lead = if summary.pending > 0 {
         format!(
@@ -111,7 +123,7 @@ pub fn render_class(report: &RunReport, page: &ClassPage<'_>, out: &mut dyn Writ
     };
     let sections = [("summary", "Summary"), ("cases", "Cases"), ("causes", "Causes"), ("students", "Students")];
     begin(out, &page.title, &lead, &sections)?;
-    for notice in page.notices {
+    for notice in notices {
         writeln!(out, "<p class=\"notice\" role=\"alert\"><strong>{}</strong></p>", text(notice))?;
     }
     write_summary(out, report, &summary)?;
@@ -378,7 +390,7 @@ mod tests {
             ],
         };
         let feedback = |id: &str| super::super::escape::href(&["feedback", &format!("{id}.md")]);
-        let page = ClassPage { title: EVIL.into(), expected: 3, feedback: &feedback, notices: &[] };
+        let page = ClassPage { title: EVIL.into(), expected: 3, feedback: &feedback };
         let mut out = Vec::new();
         render_class(&report, &page, &mut out).unwrap();
         let html = String::from_utf8(out).unwrap();
