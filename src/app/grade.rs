@@ -182,6 +182,7 @@ impl Setup {
             case_jobs: if args.submissions.is_some() { 1 } else { jobs },
             cancel,
             run_id: format!("{}-{}", std::process::id(), unix_seconds()),
+            max_timeouts: args.max_timeouts,
         };
         let color = match args.color {
             ColorChoice::Always => true,

@@ -383,7 +383,8 @@ pub struct GradeArgs {
     /// Example: 'java -cp {dir} TakeStones {args}'.
     #[arg(long)]
     pub cmd: Option<String>,
-    /// Build step run once per submission in its scratch copy, e.g. "sh -c 'javac -d {dir} {dir}/*.java'".
+    /// Build step run once per submission in its scratch copy, e.g. --shell --build 'javac -d {dir} {dir}/*.java'
+    /// (the * needs --shell).
     #[arg(long)]
     pub build: Option<String>,
     /// Run --cmd and --build through `sh -c` (values shell-quoted).

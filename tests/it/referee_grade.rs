@@ -251,3 +251,28 @@ fn an_othello_solution_short_of_full_marks_grades_no_one() {
     assert!(stderr.contains("not full marks") && stderr.contains("no student was graded"), "{stderr}");
     assert!(!out.join("results/ab2101.json").exists());
 }
+
+/// Issue 22, item 8: what an agent prints (its stderr, the fault's detail) reached the terminal raw, so an agent
+/// could clear the TA's screen or recolor it. Control characters are now shown as `\u{..}`.
+#[test]
+fn an_agents_output_never_reaches_the_terminal_raw() {
+    let tmp = tempfile::tempdir().unwrap();
+    let agent = tmp.path().join("es1111_ai.py");
+    std::fs::write(
+        &agent,
+        "import sys\nprint('escape', flush=True)\nsys.stdin.readline()\nsys.stderr.write('\\x1b[2J\\x1b[31mgotcha\\r\\n')\n\
+         sys.exit(3)\n",
+    )
+    .unwrap();
+    let out = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["match", "othello", "builtin:random"])
+        .arg(&agent)
+        .args(["--size", "4", "--games", "1", "--time", "5", "--python", "/usr/bin/python3"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("\\u{1b}[2J\\u{1b}[31mgotcha"), "the agent's stderr is shown, escaped: {stdout}");
+    assert!(!stdout.contains('\u{1b}') && !stdout.contains('\r'), "{stdout:?}");
+}

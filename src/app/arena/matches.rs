@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use crate::cli::{exit, MatchArgs};
+use crate::harness::render::visible::show_invisible;
 use crate::referee::game_loop::game_seed;
 use crate::referee::record::GameRecord;
 use crate::referee::spec::{prepare, AgentSpec, PrepareError, Prepared};
@@ -93,7 +94,7 @@ fn play_one(
     let mut print = |m: &crate::referee::record::MoveRecord| {
         ply += 1;
         if !quiet {
-            let info = m.info.as_deref().map(|i| format!("  ({i})")).unwrap_or_default();
+            let info = m.info.as_deref().map(|i| format!("  ({})", show_invisible(i))).unwrap_or_default();
             let _ = writeln!(out, "{ply:>4}. seat {} plays {}  {:>6} ms  {}{info}", m.seat, m.mv, m.millis, m.board);
         }
     };
@@ -103,11 +104,14 @@ fn play_one(
         let _ = write!(out, "{}", contest.final_board(&record));
     }
     if let Some(adj) = &record.outcome.adjudication {
-        let _ = writeln!(out, "seat {} {}: {}", adj.loser, adj.fault.kind.label(), adj.fault.detail);
+        let _ = writeln!(out, "seat {} {}: {}", adj.loser, adj.fault.kind.label(), show_invisible(&adj.fault.detail));
         let _ = write!(out, "position:\n{}", adj.position);
         let tail = crate::harness::grade::tail(&adj.fault.stderr_tail, 10);
         if !tail.trim().is_empty() {
-            let _ = writeln!(out, "stderr (last lines):\n{tail}");
+            let _ = writeln!(out, "stderr (last lines):");
+            for line in tail.lines() {
+                let _ = writeln!(out, "{}", show_invisible(line));
+            }
         }
     }
     let _ = writeln!(out, "{}", record.verdict());

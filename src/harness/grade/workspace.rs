@@ -177,13 +177,38 @@ fn extract_zip(path: &Path, dest: &Path, budget: &mut Budget) -> Result<(), Work
                 message: "unpacks past the size limit".into(),
             });
         }
+        if let Some(mode) = executable_mode(entry.unix_mode()) {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&target, fs::Permissions::from_mode(mode)).map_err(io_at)?;
+        }
     }
     Ok(())
+}
+
+/// The mode to give an extracted file whose archive entry has Unix mode `mode`: `0o755` for a regular file with
+/// an execute bit (a program graded as `{dir}/prog` must start, as it did on the student's machine), `None`
+/// (the default mode) otherwise. Set-id and sticky bits are never kept, nor modes of links or devices.
+fn executable_mode(mode: Option<u32>) -> Option<u32> {
+    const TYPE: u32 = 0o170_000;
+    const REGULAR: u32 = 0o100_000;
+    let mode = mode?;
+    let regular = mode & TYPE == REGULAR || mode & TYPE == 0;
+    (regular && mode & 0o111 != 0).then_some(0o755)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_regular_files_execute_bit_is_kept() {
+        assert_eq!(executable_mode(Some(0o100_755)), Some(0o755));
+        assert_eq!(executable_mode(Some(0o744)), Some(0o755));
+        assert_eq!(executable_mode(Some(0o104_755)), Some(0o755), "set-uid is dropped");
+        assert_eq!(executable_mode(Some(0o100_644)), None);
+        assert_eq!(executable_mode(Some(0o120_777)), None, "a link stays a plain file");
+        assert_eq!(executable_mode(None), None);
+    }
 
     #[test]
     fn measuring_finds_a_folder_past_the_limit() {
