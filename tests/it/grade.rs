@@ -710,3 +710,39 @@ fn a_solution_without_full_marks_stops_the_run_before_any_student() {
 fn stored_count(out: &Path) -> usize {
     fs::read_dir(out.join("results")).map_or(0, |d| d.count())
 }
+
+/// Issue 23, item 1: no single hand-in may stop the class, and one the grader cannot read gets a row that says so,
+/// as the grader's problem: a link into nowhere and a `.zip` that is a pipe (opening it would wait forever).
+#[test]
+fn a_hand_in_the_grader_cannot_read_gets_a_row_saying_so() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    materialize(&fixture("submissions/python-stats"), &[], &class.join("alice-HW2-P3"));
+    std::os::unix::fs::symlink("/nonexistent/ghost", class.join("ghost-HW2-P3")).unwrap();
+    let fifo = std::process::Command::new("mkfifo").arg(class.join("pipe-HW2-P3.zip")).status().unwrap();
+    assert!(fifo.success());
+    let out = work.path().join("out");
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let (class_dir, out_dir) = (class.to_str().unwrap(), out.to_str().unwrap());
+    let run = grade(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--submissions",
+        class_dir,
+        "--out",
+        out_dir,
+        "--cmd",
+        &cmd,
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(3), "the grader's problem, not the students': {stdout}");
+    let results = stored(&out);
+    assert_eq!(results.keys().collect::<Vec<_>>(), ["alice", "ghost", "pipe"], "{stdout}");
+    assert_eq!(results["alice"].score, 3.0);
+    for id in ["ghost", "pipe"] {
+        let r = &results[id];
+        assert!(r.cases.iter().all(|c| c.status == Status::HarnessError), "{id}: {:?}", r.cases);
+        let message = &r.build.as_ref().unwrap().message;
+        assert!(message.starts_with("the grader could not read the hand-in: "), "{id}: {message}");
+    }
+}

@@ -76,8 +76,11 @@ pub fn read(dir: &Path, skip: &[&Path]) -> Result<Roster, ClassError> {
         let entry = entry.map_err(io_at)?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let path = entry.path();
-        let is_zip = name.to_ascii_lowercase().ends_with(".zip") && path.is_file();
-        if name.starts_with('.') || name == "__MACOSX" || !(path.is_dir() || is_zip) {
+        let named_zip = name.to_ascii_lowercase().ends_with(".zip");
+        // A link that leads nowhere and a `.zip` that is no file are hand-ins the grader cannot read: they get a
+        // row that says so, rather than vanishing from the class.
+        let broken = fs::metadata(&path).map_or(true, |m| named_zip && !m.is_file() && !m.is_dir());
+        if name.starts_with('.') || name == "__MACOSX" || !(path.is_dir() || (named_zip && path.is_file()) || broken) {
             continue;
         }
         let skipped_by_name = fs::canonicalize(&path).is_ok_and(|p| skip.contains(&p));

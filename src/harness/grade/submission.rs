@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use super::parallel::for_each_parallel;
 use super::prepared::PreparedSuite;
 use super::python_syntax;
-use super::workspace::lay_out;
+use super::workspace::{lay_out, WorkspaceError};
 use crate::diagnose::takestones::{diagnose, Observation};
 use crate::harness::compare::judge;
 use crate::harness::model::{
@@ -77,9 +77,15 @@ pub fn grade_submission(
     let dir = match lay_out(source, &scratch.join("submission"), &config.sandbox) {
         Ok(dir) => dir,
         Err(e) => {
-            let message = format!("the submission could not be unpacked: {e}");
+            // A broken or oversized archive is the student's; a hand-in the grader cannot read is not.
+            let (status, message) = match e {
+                WorkspaceError::Io { .. } => {
+                    (Status::HarnessError, format!("the grader could not read the hand-in: {e}"))
+                }
+                _ => (Status::BuildError, format!("the submission could not be unpacked: {e}")),
+            };
             let build = BuildResult { ok: false, command: String::new(), message: message.clone(), elapsed_ms: 0 };
-            return Ok(finish(Some(build), not_run(suite, Status::BuildError, &message)));
+            return Ok(finish(Some(build), not_run(suite, status, &message)));
         }
     };
     let build = match &config.build {

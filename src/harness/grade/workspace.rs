@@ -52,6 +52,7 @@ pub fn lay_out(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<PathBuf,
         let path = path.to_path_buf();
         move |source| WorkspaceError::Io { path, source }
     };
+    readable_kind(source).map_err(io_at(source))?;
     fs::create_dir_all(dest).map_err(io_at(dest))?;
     let mut budget = Budget { bytes: 0, files: 0, origin: source.to_path_buf() };
     if source.is_dir() {
@@ -73,6 +74,20 @@ pub fn lay_out(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<PathBuf,
     }
     hand_over(dest, sandbox).map_err(io_at(dest))?;
     Ok(root)
+}
+
+/// `Ok` when `path` is a folder or a regular file: anything else (a broken link, a pipe, a device) is refused before
+/// it is opened, since opening a pipe would wait forever.
+///
+/// # Errors
+/// Why it cannot be read as a hand-in.
+pub fn readable_kind(path: &Path) -> io::Result<()> {
+    let meta = fs::metadata(path)?;
+    if meta.is_dir() || meta.is_file() {
+        Ok(())
+    } else {
+        Err(io::Error::other("neither a folder nor a file (a pipe, a socket or a device)"))
+    }
 }
 
 /// Checks that the folder `source` fits the limits of one submission, without copying anything (it stops
