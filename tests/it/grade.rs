@@ -25,6 +25,15 @@ pub fn python() -> String {
     }
 }
 
+/// Grades the class folder `class` into `out` with the correct Python command against the official stats cases,
+/// plus `extra` arguments.
+pub fn grade_python_class(class: &Path, out: &Path, extra: &[&str]) -> Output {
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let (class, out) = (class.to_str().unwrap(), out.to_str().unwrap());
+    let args = ["--suite", "builtin:takestones-stats-2019", "--submissions", class, "--out", out, "--cmd", &cmd];
+    grade(&[&args[..], extra].concat())
+}
+
 pub fn takestones_bin() -> String {
     assert_cmd::cargo::cargo_bin("takestones").display().to_string()
 }
@@ -335,17 +344,7 @@ fn broken_and_malicious_hand_ins() {
     }
     zip.finish().unwrap();
     let out = work.path().join("out");
-    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
-    let result = grade(&[
-        "--suite",
-        "builtin:takestones-stats-2019",
-        "--submissions",
-        class.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--cmd",
-        &cmd,
-    ]);
+    let result = grade_python_class(&class, &out, &[]);
     assert_eq!(result.status.code(), Some(1), "{}", String::from_utf8_lossy(&result.stderr));
     let read = |id: &str| -> SubmissionResult {
         serde_json::from_slice(&fs::read(out.join(format!("results/{id}.json"))).unwrap()).unwrap()
@@ -361,16 +360,7 @@ fn broken_and_malicious_hand_ins() {
     // an id of its own, and the TA is told which is which.
     fs::create_dir_all(class.join("mallory")).unwrap();
     let out2 = work.path().join("out2");
-    let dup = grade(&[
-        "--suite",
-        "builtin:takestones-stats-2019",
-        "--submissions",
-        class.to_str().unwrap(),
-        "--out",
-        out2.to_str().unwrap(),
-        "--cmd",
-        &cmd,
-    ]);
+    let dup = grade_python_class(&class, &out2, &[]);
     let stderr = String::from_utf8_lossy(&dup.stderr);
     assert_eq!(dup.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("2 hand-ins give the student id 'mallory', so each keeps a row of its own"), "{stderr}");
@@ -419,21 +409,7 @@ fn python_class(names: &[&str]) -> (tempfile::TempDir, Output) {
             materialize(&staging, &[], &class.join(name));
         }
     }
-    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
-    let out = work.path().join("out");
-    let (class_dir, out_dir) = (class.to_str().unwrap().to_string(), out.to_str().unwrap().to_string());
-    let output = grade(&[
-        "--suite",
-        "builtin:takestones-stats-2019",
-        "--submissions",
-        &class_dir,
-        "--out",
-        &out_dir,
-        "--cmd",
-        &cmd,
-        "-j",
-        "2",
-    ]);
+    let output = grade_python_class(&class, &work.path().join("out"), &["-j", "2"]);
     (work, output)
 }
 
@@ -621,20 +597,9 @@ fn a_removed_hand_in_is_left_out_everywhere_and_said() {
         materialize(&fixture("submissions/python-stats"), &[], &class.join(name));
     }
     let out = work.path().join("out");
-    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
-    let args = [
-        "--suite",
-        "builtin:takestones-stats-2019",
-        "--submissions",
-        class.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--cmd",
-        &cmd,
-    ];
-    assert_eq!(grade(&args).status.code(), Some(0));
+    assert_eq!(grade_python_class(&class, &out, &[]).status.code(), Some(0));
     fs::remove_dir_all(class.join("bob-HW2-P3")).unwrap();
-    let again = grade(&args);
+    let again = grade_python_class(&class, &out, &[]);
     let stdout = String::from_utf8_lossy(&again.stdout);
     assert_eq!(again.status.code(), Some(0), "{stdout}");
     let listed: Vec<&str> =
@@ -722,18 +687,7 @@ fn a_hand_in_the_grader_cannot_read_gets_a_row_saying_so() {
     let fifo = std::process::Command::new("mkfifo").arg(class.join("pipe-HW2-P3.zip")).status().unwrap();
     assert!(fifo.success());
     let out = work.path().join("out");
-    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
-    let (class_dir, out_dir) = (class.to_str().unwrap(), out.to_str().unwrap());
-    let run = grade(&[
-        "--suite",
-        "builtin:takestones-stats-2019",
-        "--submissions",
-        class_dir,
-        "--out",
-        out_dir,
-        "--cmd",
-        &cmd,
-    ]);
+    let run = grade_python_class(&class, &out, &[]);
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert_eq!(run.status.code(), Some(3), "the grader's problem, not the students': {stdout}");
     let results = stored(&out);
