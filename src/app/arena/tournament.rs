@@ -18,6 +18,7 @@ use crate::harness::grade::for_each_parallel;
 use crate::harness::grade::roster;
 use crate::harness::grade::store::mark_output;
 use crate::harness::render::html::causes::first_error_line;
+use crate::harness::render::visible::show_invisible;
 use crate::harness::runner::sandbox;
 use crate::referee::game_loop::game_seed;
 use crate::referee::record::GameRecord;
@@ -94,7 +95,9 @@ pub fn run(
     for (entry, result) in entries.iter().zip(compiled) {
         match result {
             Some(Ok(prepared)) => entrants.push(Entrant { id: entry.id.clone(), student: true, prepared }),
-            Some(Err(message)) => excluded.push(format!("{}: {}", entry.id, first_error_line(&message))),
+            Some(Err(message)) => {
+                excluded.push(format!("{}: {}", entry.id, show_invisible(&first_error_line(&message))));
+            }
             None => excluded.push(format!("{}: not prepared", entry.id)),
         }
     }
