@@ -36,7 +36,7 @@ pub fn write_student_files(out_dir: &Path, result: &SubmissionResult) -> std::io
 /// above it: stored results of hand-ins no longer in the class folder (left out, not deleted) and failures every
 /// hand-in shares ([`shared_failures`]).
 #[derive(Clone, Debug)]
-pub struct Standing {
+pub struct ClassResults {
     /// The results listed, sorted by id.
     pub report: RunReport,
     /// How many hand-ins the list is of (those without a result yet are still to grade).
@@ -47,10 +47,10 @@ pub struct Standing {
     pub shared: Vec<SharedFailure>,
 }
 
-impl Standing {
+impl ClassResults {
     /// The standing of `mine` (this run's hand-ins: the class, or a shard's part of it) from the results in
     /// `store`; `class` is the whole class folder, so a shard does not call its neighbours' students removed.
-    pub fn load(store: &Store, suite: &str, class: &[Entry], mine: &[Entry]) -> Standing {
+    pub fn load(store: &Store, suite: &str, class: &[Entry], mine: &[Entry]) -> ClassResults {
         let mut removed = Vec::new();
         let mut listed = Vec::new();
         for result in store.load_all() {
@@ -60,14 +60,14 @@ impl Standing {
                 removed.push(result.id);
             }
         }
-        Standing::of(suite, listed, mine.len(), removed)
+        ClassResults::of(suite, listed, mine.len(), removed)
     }
 
     /// The standing of `results`, a class of `expected` hand-ins, `removed` ones left out.
-    pub fn of(suite: &str, results: Vec<SubmissionResult>, expected: usize, removed: Vec<String>) -> Standing {
+    pub fn of(suite: &str, results: Vec<SubmissionResult>, expected: usize, removed: Vec<String>) -> ClassResults {
         let shared = shared_failures(&results);
         let report = RunReport { schema: SCHEMA_VERSION, suite: suite.into(), submissions: results };
-        Standing { report, expected, removed, shared }
+        ClassResults { report, expected, removed, shared }
     }
 
     /// What to say above the summary: one line per shared failure, then the removed hand-ins.

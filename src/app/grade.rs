@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::class_report::{write_student_files, Standing};
+use super::class_report::{write_student_files, ClassResults};
 use super::progress::Progress;
 use crate::cli::{exit, ColorChoice, GradeArgs};
 use crate::harness::grade::class::{discover, make_traversable, Store};
@@ -337,7 +337,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     sandbox::become_subreaper();
     let jobs = super::jobs_or_cores(args.jobs);
     let progress = Progress::on_stderr(entries.len(), "grading", "students");
-    let standing = || Standing::load(&store, &setup.suite.suite.name, &class, &entries);
+    let standing = || ClassResults::load(&store, &setup.suite.suite.name, &class, &entries);
     let mut write_failures = Vec::new();
     let outcome = grade::class::grade_class(
         &entries,

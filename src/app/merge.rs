@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use crate::app::arena::grading::{games_file, SEED_FILE};
 use crate::app::arena::tournament::{finish, saved_game};
-use crate::app::class_report::{student_line, write_student_files, Standing};
+use crate::app::class_report::{student_line, write_student_files, ClassResults};
 use crate::app::shard::{Manifest, Shard};
 use crate::cli::{exit, MergeArgs};
 use crate::harness::grade::class::{safe_name, write_atomic, Store};
@@ -242,7 +242,7 @@ fn merge_class(shards: &[(PathBuf, Manifest)], final_dir: &Path, out: &mut dyn W
     }
     let first = &shards[0].1;
     let results: Vec<SubmissionResult> = results.into_iter().map(|(r, _)| r).collect();
-    let standing = Standing::of(&first.suite, results, first.units.len(), Vec::new());
+    let standing = ClassResults::of(&first.suite, results, first.units.len(), Vec::new());
     standing.write(final_dir).map_err(|e| io_failure(final_dir, &e))?;
     let subs = &standing.report.submissions;
     let _ = writeln!(

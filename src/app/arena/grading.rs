@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::app::class_report::Standing;
+use crate::app::class_report::ClassResults;
 use crate::app::shard::{self, Manifest, Shard};
 use crate::cli::{exit, ClassArgs};
 use crate::harness::grade::class::{safe_name, write_atomic, Entry, Store};
@@ -158,7 +158,7 @@ pub fn run(
     let jobs = crate::app::jobs_or_cores(class.class.jobs);
     let slots = CpuSlots::new(jobs);
     let progress = crate::app::progress::Progress::on_stderr(plan.todo.len(), "grading", "students");
-    let standing = || Standing::load(&store, name, &everyone, &entries);
+    let standing = || ClassResults::load(&store, name, &everyone, &entries);
     let mut failures = Vec::new();
     let grader = Grader {
         slots: &slots,
