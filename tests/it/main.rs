@@ -10,6 +10,7 @@ mod containment;
 mod deploy;
 mod diagnose;
 mod docs;
+mod game_handins;
 mod gen;
 mod grade;
 mod grade_messages;
