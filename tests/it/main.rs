@@ -1,11 +1,13 @@
 //! Integration tests: one binary, a module per subsystem.
 #![allow(clippy::unwrap_used, reason = "tests fail loudly on purpose")]
 
+mod arbitrary;
 mod check;
 mod check_many;
 mod clap_errors;
 mod classroom50;
 mod cli;
+mod codec;
 mod containment;
 mod diagnose;
 mod gen;
