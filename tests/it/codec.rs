@@ -85,10 +85,12 @@ proptest! {
                 prop_assert_eq!(verdict.is_none(), case.status.is_pass());
                 if case.visibility == Visibility::Hidden {
                     hidden_seen += 1;
-                    prop_assert_eq!(testcase.attribute("name").map(String::from), Some(format!("hidden test {hidden_seen}")));
+                    let name = testcase.attribute("name").map(String::from);
+                    prop_assert_eq!(name, Some(format!("hidden test {hidden_seen}")));
                     if let Some(v) = verdict {
                         prop_assert_eq!(v.attribute("message"), Some(case.status.label()));
-                        prop_assert_eq!(v.text().map(String::from), Some(format!("a hidden test: {}", case.status.label())));
+                        let said = Some(format!("a hidden test: {}", case.status.label()));
+                        prop_assert_eq!(v.text().map(String::from), said);
                     }
                     continue;
                 }

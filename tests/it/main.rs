@@ -38,6 +38,7 @@ mod referee;
 mod referee_grade;
 mod render;
 mod sandbox;
+mod scores;
 mod shard;
 mod snapshots;
 mod student_view;

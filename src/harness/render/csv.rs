@@ -13,9 +13,9 @@
 //! - Header: `id,score,max_score`, then one column per case name, the union over all submissions in first-seen
 //!   order (suite order when every submission ran the same suite).
 //! - A row: the submission's id, score and maximum, exactly as stored (the shortest decimal that reads back as the
-//!   same number: `1`, `0.5`, `0.849`, never rounded; see [`excerpt::exact`]), then each case's status label
-//!   (`passed`, `failed`, `timeout`, `crashed`, `nonzero exit`, `output limit`, `build error`, `harness error`); a
-//!   case a submission does not have is an empty cell.
+//!   same number: `1`, `0.5`, `0.849`, never rounded; see [`exact_points`](super::exact_points)), then each case's
+//!   status label (`passed`, `failed`, `timeout`, `crashed`, `nonzero exit`, `output limit`, `build error`,
+//!   `harness error`); a case a submission does not have is an empty cell.
 //! - RFC 4180 quoting: a field holding `,`, `"`, CR or LF is put in double quotes, with `"` doubled. Records end in
 //!   LF.
 //! - A text field (id or case name) that begins with `=`, `+`, `-`, `@`, TAB or CR gets a leading `'`, so a

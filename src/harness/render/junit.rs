@@ -25,7 +25,7 @@
 //!     <testcase name="hidden test 1" classname="alice" time="0.000">
 //!       <failure message="failed" type="failed">a hidden test: failed</failure>
 //!     </testcase>
-//!     <system-out>Some tests are hidden: 2 of the 8 tests count in the score, their details are not shown.</system-out>
+//!     <system-out>Some tests are hidden: 2 of the 8 tests count in the score, ...</system-out>
 //!   </testsuite>
 //! </testsuites>
 //! ```
@@ -34,8 +34,9 @@
 //!   `<failure>`; a harness error, the grader's own fault, is `<error>`. `type` is the status as the JSON spells it;
 //!   `message` is the status label and the one-line detail.
 //! - `score` and `max_score` are the submission's points exactly as stored (the shortest decimal that reads back
-//!   as the same number, [`excerpt::exact`]); the `score:` line of a failure is the case's points as people read
-//!   them ([`excerpt::number`]: at most four decimals, cut, never rounded up).
+//!   as the same number, [`exact_points`](super::exact_points)); the `score:` line of a failure is the case's
+//!   points as people read them ([`format_points`](super::format_points): at most four decimals, cut, never
+//!   rounded up).
 //! - The element's text is the evidence: arguments, score, reading, lines matched, causes, the start of the diff of
 //!   expected (`-`) against printed (`+`) output with invisible characters shown (or the first difference), output
 //!   notes, the stderr tail, and for a build error the command and compiler message. It follows the case's
