@@ -74,17 +74,20 @@ fn case(name: String) -> impl Strategy<Value = CaseResult> {
         })
 }
 
-/// One submission of 1..=6 cases with distinct names; its score and maximum are the sums of its cases', as the
+/// One submission of 1..=6 cases with distinct names (now and then one named like the gradebook's `handin`
+/// column), from a hand-in with any name or none; its score and maximum are the sums of its cases', as the
 /// comparer makes them (float noise included).
 pub fn submission() -> impl Strategy<Value = SubmissionResult> {
-    (text(16), prop::collection::btree_set(text(10), 1..=6))
-        .prop_flat_map(|(id, names)| {
+    let name = prop_oneof![4 => text(10), 1 => Just("handin".to_string())];
+    let source = prop_oneof![1 => Just(String::new()), 3 => text(16).prop_map(|n| format!("submissions/{n}"))];
+    (text(16), source, prop::collection::btree_set(name, 1..=6))
+        .prop_flat_map(|(id, source, names)| {
             let cases: Vec<_> = names.into_iter().map(case).collect();
-            (Just(id), cases)
+            (Just(id), Just(source), cases)
         })
-        .prop_map(|(id, cases)| SubmissionResult {
+        .prop_map(|(id, source, cases)| SubmissionResult {
             id,
-            source: "submissions/x.zip".into(),
+            source,
             build: None,
             score: cases.iter().map(|c| c.score).sum(),
             max_score: cases.iter().map(|c| c.max_score).sum(),

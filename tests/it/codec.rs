@@ -1,5 +1,5 @@
 //! The gradebook and JUnit survive a write and a read: any student name (commas, quotes, line breaks, formula
-//! starts, controls) and any score come back exactly from `gradebook.csv`; `junit.xml` always parses with a
+//! starts, controls), hand-in name and score come back exactly from `gradebook.csv`; `junit.xml` always parses with a
 //! conforming XML parser, and gives back every name it can carry exactly and every score exactly.
 
 use proptest::prelude::*;
@@ -45,6 +45,9 @@ proptest! {
             prop_assert_eq!(&row.id, &s.id);
             prop_assert_eq!(row.score.to_bits(), s.score.to_bits(), "score {} read as {}", s.score, row.score);
             prop_assert_eq!(row.max_score.to_bits(), s.max_score.to_bits());
+            let named = report.submissions.iter().any(|s| !s.source.is_empty());
+            let handin = std::path::Path::new(&s.source).file_name().map(|n| n.to_string_lossy().into_owned());
+            prop_assert_eq!(&row.handin, &if named { handin.unwrap_or_default() } else { String::new() });
             for (name, status) in columns.iter().zip(&row.statuses) {
                 let expected = s.cases.iter().find(|c| c.name == *name).map_or("", |c| c.status.label());
                 prop_assert_eq!(status.as_str(), expected);

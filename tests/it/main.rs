@@ -9,6 +9,7 @@ mod classroom50;
 mod cli;
 mod codec;
 mod containment;
+mod deploy;
 mod diagnose;
 mod gen;
 mod grade;

@@ -11,16 +11,19 @@
 //! ```
 //!
 //! - Header: `id,score,max_score`, then one column per case name, the union over all submissions in first-seen
-//!   order (suite order when every submission ran the same suite).
+//!   order (suite order when every submission ran the same suite), then `handin` when the results say where they
+//!   came from: the hand-in's name as it was in the class folder (`José-HW2-P3`, `pat lee.zip`), which the id
+//!   may have had to shorten, clean or give a suffix. A case that is itself named `handin` is written `'handin`,
+//!   so the last column is never mistaken for it.
 //! - A row: the submission's id, score and maximum, exactly as stored (the shortest decimal that reads back as the
 //!   same number: `1`, `0.5`, `0.849`, never rounded; see [`exact_points`](super::exact_points)), then each case's
 //!   status label (`passed`, `failed`, `timeout`, `crashed`, `nonzero exit`, `output limit`, `build error`,
 //!   `harness error`); a case a submission does not have is an empty cell.
 //! - RFC 4180 quoting: a field holding `,`, `"`, CR or LF is put in double quotes, with `"` doubled. Records end in
 //!   LF.
-//! - A text field (id or case name) that begins with `=`, `+`, `-`, `@`, TAB or CR gets a leading `'`, so a
-//!   spreadsheet does not run a student-chosen id as a formula; so does one that begins with `'` itself, so
-//!   [`read`] can drop exactly the `'` it added. Numbers are written as they are.
+//! - A text field (id, case name or hand-in name) that begins with `=`, `+`, `-`, `@`, TAB or CR gets a leading
+//!   `'`, so a spreadsheet does not run a student-chosen id as a formula; so does one that begins with `'` itself,
+//!   so [`read`] can drop exactly the `'` it added. Numbers are written as they are.
 //!
 //! Nothing here is timed, so `redact` changes nothing. [`read`] reads the file back.
 
@@ -32,6 +35,9 @@ use crate::harness::model::RunReport;
 
 /// The first three columns of every gradebook.
 const FIXED: [&str; 3] = ["id", "score", "max_score"];
+
+/// The last column's header when the results say where each hand-in came from.
+const HANDIN: &str = "handin";
 
 /// Writes the gradebook (format in the module docs).
 ///
@@ -48,13 +54,21 @@ pub fn render(report: &RunReport, _options: &RenderOptions, out: &mut dyn Write)
 
     let mut writer = csv::WriterBuilder::new().from_writer(out);
     let mut header: Vec<String> = FIXED.iter().map(|f| f.to_string()).collect();
-    header.extend(columns.iter().map(|name| text_field(name)));
+    header.extend(columns.iter().map(|name| case_field(name)));
+    let named = report.submissions.iter().any(|s| !s.source.is_empty());
+    if named {
+        header.push(HANDIN.into());
+    }
     writer.write_record(&header)?;
     for s in &report.submissions {
         let mut row = vec![text_field(&s.id), excerpt::exact(s.score), excerpt::exact(s.max_score)];
         for name in &columns {
             let status = s.cases.iter().find(|c| c.name == *name).map_or("", |c| c.status.label());
             row.push(status.to_string());
+        }
+        if named {
+            let name = std::path::Path::new(&s.source).file_name().map(|n| n.to_string_lossy().into_owned());
+            row.push(text_field(&name.unwrap_or_default()));
         }
         writer.write_record(&row)?;
     }
@@ -81,6 +95,8 @@ pub struct GradebookRow {
     pub max_score: f64,
     /// Each case's status label, in [`Gradebook::cases`] order (empty: the submission has no such case).
     pub statuses: Vec<String>,
+    /// The hand-in's name as it was in the class folder (empty when the gradebook has no `handin` column).
+    pub handin: String,
 }
 
 /// Why a gradebook could not be read.
@@ -128,7 +144,9 @@ pub fn read(input: impl io::Read) -> Result<Gradebook, GradebookError> {
         let found: Vec<&str> = header.iter().take(FIXED.len()).collect();
         return Err(GradebookError::Header { found: found.join(",") });
     }
-    let cases = header.iter().skip(FIXED.len()).map(plain).collect();
+    let named = header.len() > FIXED.len() && header.iter().last() == Some(HANDIN);
+    let case_end = header.len() - usize::from(named);
+    let cases = header.iter().take(case_end).skip(FIXED.len()).map(plain).collect();
     let mut rows = Vec::new();
     for record in reader.records() {
         let record = record.map_err(csv_error)?;
@@ -141,7 +159,8 @@ pub fn read(input: impl io::Read) -> Result<Gradebook, GradebookError> {
             id: plain(record.get(0).unwrap_or_default()),
             score: number(1, "score")?,
             max_score: number(2, "max_score")?,
-            statuses: record.iter().skip(FIXED.len()).map(String::from).collect(),
+            statuses: record.iter().take(case_end).skip(FIXED.len()).map(String::from).collect(),
+            handin: if named { plain(record.get(case_end).unwrap_or_default()) } else { String::new() },
         });
     }
     Ok(Gradebook { cases, rows })
@@ -157,7 +176,17 @@ pub(crate) fn text_field(value: &str) -> String {
     }
 }
 
-/// A text field as it was before [`text_field`].
+/// A case column's header: a text field, and a case named like the hand-in column marked as text so the reader
+/// never takes it for that column.
+fn case_field(name: &str) -> String {
+    if name == HANDIN {
+        format!("'{name}")
+    } else {
+        text_field(name)
+    }
+}
+
+/// A text field as it was before [`text_field`] (or [`case_field`]).
 fn plain(field: &str) -> String {
     field.strip_prefix('\'').unwrap_or(field).to_string()
 }
@@ -212,6 +241,27 @@ mod tests {
         for value in ["=HYPERLINK(\"x\")", "-rf", "'quoted", "''", "alice", ""] {
             assert_eq!(plain(&text_field(value)), value);
         }
+    }
+
+    #[test]
+    fn the_handin_column_is_never_a_case_named_handin() {
+        let mut named = submission("a", &[("handin", Status::Passed)]);
+        named.source = "class/José, \"J\".zip".into();
+        let report = RunReport { schema: SCHEMA_VERSION, suite: "s".into(), submissions: vec![named] };
+        let mut out = Vec::new();
+        render(&report, &RenderOptions::default(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text, "id,score,max_score,'handin,handin\na,0.5,2,passed,\"José, \"\"J\"\".zip\"\n");
+        let book = read(text.as_bytes()).unwrap();
+        assert_eq!(book.cases, ["handin"]);
+        assert_eq!((book.rows[0].statuses.as_slice(), book.rows[0].handin.as_str()), (&["passed".to_string()][..], "José, \"J\".zip"));
+        // Without hand-in names there is no such column, and a case named `handin` is still a case.
+        let report = RunReport { submissions: vec![submission("a", &[("handin", Status::Failed)])], ..report };
+        let mut out = Vec::new();
+        render(&report, &RenderOptions::default(), &mut out).unwrap();
+        let book = read(out.as_slice()).unwrap();
+        assert_eq!((book.cases.as_slice(), book.rows[0].handin.as_str()), (&["handin".to_string()][..], ""));
+        assert_eq!(book.rows[0].statuses, ["failed"]);
     }
 
     #[test]
