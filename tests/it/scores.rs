@@ -196,32 +196,57 @@ proptest! {
     }
 }
 
-/// The reporter's bug: 0.849 of a point is 0.849 in every format, and 8490 of 10000 in Classroom 50.
+/// The reporter's bug: 0.849 of a point is 0.849 in every format, and 8490 of 10000 in Classroom 50; and a score
+/// a hair short of full (0.99996 of 1) is kept exactly where a program reads it and shown as 0.9999, never as full
+/// marks, where a person does (report.html included).
 #[test]
 fn a_score_of_0_849_is_never_1() {
-    let mut case = referee::harness::model::CaseResult::new("official-1".into(), Status::Failed, 1.0);
-    case.score = 0.849;
-    let s = SubmissionResult {
-        id: "alice".into(),
-        source: String::new(),
-        build: None,
-        cases: vec![case],
-        score: 0.849,
-        max_score: 1.0,
-        run: String::new(),
-        fingerprint: String::new(),
-        handin: String::new(),
-        sandbox: Vec::new(),
-    };
-    let report = RunReport { schema: SCHEMA_VERSION, suite: "s".into(), submissions: vec![s.clone()] };
-    for format in [Format::Csv, Format::Junit, Format::Json, Format::Gradescope, Format::Md, Format::Terminal] {
+    for (score, exact, shown, units) in [(0.849, "0.849", "0.849", 8490), (0.99996, "0.99996", "0.9999", 9999)] {
+        let mut case = referee::harness::model::CaseResult::new("official-1".into(), Status::Failed, 1.0);
+        case.score = score;
+        let s = SubmissionResult {
+            id: "alice".into(),
+            source: String::new(),
+            build: None,
+            cases: vec![case],
+            score,
+            max_score: 1.0,
+            run: String::new(),
+            fingerprint: String::new(),
+            handin: String::new(),
+            sandbox: Vec::new(),
+        };
+        let report = RunReport { schema: SCHEMA_VERSION, suite: "s".into(), submissions: vec![s.clone()] };
+        for (format, text) in [
+            (Format::Csv, exact),
+            (Format::Junit, exact),
+            (Format::Json, exact),
+            (Format::Gradescope, exact),
+            (Format::Prairielearn, exact),
+            (Format::Md, shown),
+            (Format::Terminal, shown),
+        ] {
+            let mut out = Vec::new();
+            render(format, &report, &OPTIONS, &mut out).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            assert!(out.contains(text), "{format:?} lost {exact}:\n{out}");
+            for full in ["1 / 1", "1/1", "score: 1\n", "\"score\": 1,", "\"score\": 1.0"] {
+                assert!(!out.contains(full), "{format:?} shows {exact} as full marks ({full}):\n{out}");
+            }
+        }
         let mut out = Vec::new();
-        render(format, &report, &OPTIONS, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.contains("0.849"), "{format:?}:\n{text}");
+        prairielearn::render_submission(&s, &OPTIONS, &mut out).unwrap();
+        let v = json(&out);
+        assert!(same(&v["score"], score) && same(&v["tests"][0]["points"], score), "{v}");
+        let mut html = Vec::new();
+        let feedback = |_: &str| String::new();
+        let page = referee::harness::render::html::ClassPage { title: "t".into(), expected: 1, feedback: &feedback };
+        referee::harness::render::html::render_class(&report, &page, &mut html).unwrap();
+        let html = String::from_utf8(html).unwrap();
+        assert!(html.contains(&format!("{shown} / 1")) && !html.contains("1 / 1<"), "report.html:\n{html}");
+        let mut out = Vec::new();
+        classroom50::render_submission(&s, &identity(), &OPTIONS, &mut out).unwrap();
+        let v = json(&out);
+        assert_eq!((v["score"].as_u64(), v["max-score"].as_u64()), (Some(units), Some(10_000)), "{v}");
     }
-    let mut out = Vec::new();
-    classroom50::render_submission(&s, &identity(), &OPTIONS, &mut out).unwrap();
-    let v = json(&out);
-    assert_eq!((v["score"].as_u64(), v["max-score"].as_u64()), (Some(8490), Some(10_000)));
 }

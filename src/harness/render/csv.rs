@@ -254,7 +254,10 @@ mod tests {
         assert_eq!(text, "id,score,max_score,'handin,handin\na,0.5,2,passed,\"José, \"\"J\"\".zip\"\n");
         let book = read(text.as_bytes()).unwrap();
         assert_eq!(book.cases, ["handin"]);
-        assert_eq!((book.rows[0].statuses.as_slice(), book.rows[0].handin.as_str()), (&["passed".to_string()][..], "José, \"J\".zip"));
+        assert_eq!(
+            (book.rows[0].statuses.as_slice(), book.rows[0].handin.as_str()),
+            (&["passed".to_string()][..], "José, \"J\".zip")
+        );
         // Without hand-in names there is no such column, and a case named `handin` is still a case.
         let report = RunReport { submissions: vec![submission("a", &[("handin", Status::Failed)])], ..report };
         let mut out = Vec::new();
