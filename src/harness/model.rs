@@ -33,6 +33,18 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in the order reports count them.
+    pub const ALL: [Status; 8] = [
+        Status::Passed,
+        Status::Failed,
+        Status::Timeout,
+        Status::Crashed,
+        Status::NonzeroExit,
+        Status::OutputLimit,
+        Status::BuildError,
+        Status::HarnessError,
+    ];
+
     /// Whether the case passed.
     pub fn is_pass(self) -> bool {
         self == Status::Passed

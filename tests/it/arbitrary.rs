@@ -7,17 +7,6 @@ use referee::harness::model::{
     Captured, CaseResult, FirstDifference, RunReport, Show, Status, SubmissionResult, Visibility, SCHEMA_VERSION,
 };
 
-const STATUSES: [Status; 8] = [
-    Status::Passed,
-    Status::Failed,
-    Status::Timeout,
-    Status::Crashed,
-    Status::NonzeroExit,
-    Status::OutputLimit,
-    Status::BuildError,
-    Status::HarnessError,
-];
-
 /// A character: often one that breaks hand-written codecs, otherwise any at all.
 fn awkward_char() -> impl Strategy<Value = char> {
     prop_oneof![
@@ -48,7 +37,7 @@ pub fn points() -> impl Strategy<Value = f64> {
 /// One case worth some points, scored at most that many.
 fn case(name: String) -> impl Strategy<Value = CaseResult> {
     (
-        (points(), 0.0f64..=1.0, prop::sample::select(STATUSES.to_vec())),
+        (points(), 0.0f64..=1.0, prop::sample::select(Status::ALL.to_vec())),
         prop::sample::select(vec![Visibility::Visible, Visibility::Hidden, Visibility::AfterDueDate]),
         prop::sample::select(vec![Show::Full, Show::ActualOnly, Show::VerdictOnly]),
         (text(12), text(40), text(40)),

@@ -1,6 +1,7 @@
 //! The gradebook and JUnit survive a write and a read: any student name (commas, quotes, line breaks, formula
 //! starts, controls), hand-in name and score come back exactly from `gradebook.csv`; `junit.xml` always parses with a
-//! conforming XML parser, and gives back every name it can carry exactly and every score exactly.
+//! conforming XML parser (roxmltree) and with quick-xml's reader, which agree on every name and value, and gives
+//! back every name it can carry exactly and every score exactly.
 
 use proptest::prelude::*;
 use referee::harness::model::{RunReport, Show, Status, Visibility};
@@ -23,6 +24,36 @@ fn xml_visible(raw: &str) -> String {
             c => format!("\\u{{{:x}}}", u32::from(c)),
         })
         .collect()
+}
+
+/// An element's tag with its `name` and `value` attributes.
+type Named = (String, Option<String>, Option<String>);
+
+/// Every element's tag with its `name` and `value` attributes, in document order, read with quick-xml's reader
+/// (attribute values unescaped and normalized as XML 1.0 says); an error for a document it cannot read.
+fn quick_xml_names(xml: &str) -> Result<Vec<Named>, String> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut found = Vec::new();
+    loop {
+        let element = match reader.read_event().map_err(|e| e.to_string())? {
+            Event::Start(e) | Event::Empty(e) => e,
+            Event::Eof => return Ok(found),
+            _ => continue,
+        };
+        let tag = String::from_utf8_lossy(element.name().as_ref()).into_owned();
+        let (mut name, mut value) = (None, None);
+        for attribute in element.attributes() {
+            let attribute = attribute.map_err(|e| e.to_string())?;
+            let text = attribute.normalized_value(quick_xml::XmlVersion::Implicit1_0).map_err(|e| e.to_string())?;
+            match attribute.key.as_ref() {
+                b"name" => name = Some(text.into_owned()),
+                b"value" => value = Some(text.into_owned()),
+                _ => {}
+            }
+        }
+        found.push((tag, name, value));
+    }
 }
 
 proptest! {
@@ -62,6 +93,18 @@ proptest! {
         let written = String::from_utf8(rendered(Format::Junit, &report)).unwrap();
         let doc = roxmltree::Document::parse(&written)
             .map_err(|e| TestCaseError::fail(format!("invalid XML ({e}):\n{written}")))?;
+        // quick-xml's reader gives back the same names and values as the conforming parser.
+        let quick = quick_xml_names(&written).map_err(|e| TestCaseError::fail(format!("quick-xml: {e}\n{written}")))?;
+        let strict: Vec<_> = doc
+            .descendants()
+            .filter(|n| n.is_element())
+            .map(|n| (n.tag_name().name().to_string(), n.attribute("name").map(String::from),
+                n.attribute("value").map(String::from)))
+            .collect();
+        prop_assert_eq!(&quick, &strict);
+        let suite_names: Vec<_> = quick.iter().filter(|(tag, ..)| tag == "testsuite").map(|(_, n, _)| n.clone()).collect();
+        let ids: Vec<_> = report.submissions.iter().map(|s| Some(xml_visible(&s.id))).collect();
+        prop_assert_eq!(suite_names, ids);
         let root = doc.root_element();
         prop_assert_eq!(root.attribute("name").map(String::from), Some(xml_visible(&report.suite)));
         let suites: Vec<_> = root.children().filter(|n| n.has_tag_name("testsuite")).collect();
@@ -140,4 +183,8 @@ fn a_hostile_name_survives_both_files() {
     let suite = doc.descendants().find(|n| n.has_tag_name("testsuite")).unwrap();
     let case = doc.descendants().find(|n| n.has_tag_name("testcase")).unwrap();
     assert_eq!((suite.attribute("name"), case.attribute("name")), (Some(name), Some(name)));
+    let quick = quick_xml_names(&xml).unwrap();
+    for tag in ["testsuite", "testcase"] {
+        assert!(quick.contains(&(tag.to_string(), Some(name.to_string()), None)), "{tag}: {quick:?}\n{xml}");
+    }
 }

@@ -144,7 +144,7 @@ pub fn read(input: impl io::Read) -> Result<Gradebook, GradebookError> {
         let found: Vec<&str> = header.iter().take(FIXED.len()).collect();
         return Err(GradebookError::Header { found: found.join(",") });
     }
-    let named = header.len() > FIXED.len() && header.iter().last() == Some(HANDIN);
+    let named = header.len() > FIXED.len() && header.get(header.len() - 1) == Some(HANDIN);
     let case_end = header.len() - usize::from(named);
     let cases = header.iter().take(case_end).skip(FIXED.len()).map(plain).collect();
     let mut rows = Vec::new();

@@ -163,16 +163,7 @@ pub(crate) fn actual_window(case: &CaseResult) -> Vec<String> {
 pub(crate) const STDERR_LINES: usize = 10;
 
 /// Every status, in the order reports count them.
-pub(crate) const STATUSES: [Status; 8] = [
-    Status::Passed,
-    Status::Failed,
-    Status::Timeout,
-    Status::Crashed,
-    Status::NonzeroExit,
-    Status::OutputLimit,
-    Status::BuildError,
-    Status::HarnessError,
-];
+pub(crate) const STATUSES: [Status; 8] = Status::ALL;
 
 /// The decimals [`number`] keeps: a score is shown to 1/10⁴ of a point.
 pub const DECIMALS: u32 = 4;
