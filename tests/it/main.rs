@@ -11,6 +11,7 @@ mod codec;
 mod containment;
 mod deploy;
 mod diagnose;
+mod docs;
 mod gen;
 mod grade;
 mod grade_messages;
