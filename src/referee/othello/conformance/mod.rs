@@ -160,11 +160,16 @@ pub fn run(file: &Path, options: &Options) -> Result<Report, HarnessError> {
     report.module = hello.module.clone();
     report.import_problem = hello.import_error.clone();
     let fixed_count = fixed.len();
-    let all: Vec<cases::Case> = fixed.into_iter().chain(random).collect();
+    let twins = cases::twins(&fixed);
+    let asked = fixed_count + random.len();
+    let twin_of: Vec<(usize, usize)> = twins.iter().enumerate().map(|(k, (of, _))| (*of, asked + k)).collect();
+    let all: Vec<cases::Case> =
+        fixed.into_iter().chain(random).chain(twins.into_iter().map(|(_, twin)| twin)).collect();
+    let plan = Plan { all: &all, asked, fixed: fixed_count, twins: &twin_of };
     let replay = format!("referee check othello --agent {} --seed {}", file.display(), options.seed);
     for function in Function::ALL {
         let info = hello.functions.get(function.name());
-        let mut f = check_function(&mut helper, function, info, &all, fixed_count, options.timeout)?;
+        let mut f = check_function(&mut helper, function, info, &plan, options.timeout)?;
         for cause in &mut f.causes {
             cause.evidence.push(format!("replay: {replay}"));
         }
@@ -175,20 +180,30 @@ pub fn run(file: &Path, options: &Options) -> Result<Report, HarnessError> {
     Ok(report)
 }
 
-/// Makes every call of one function (and again with its switches on, on the fixed cases), tallies the verdicts,
+/// The cases of one check: `all[..asked]` are asked of every function (the first `fixed` of them the fixed cases),
+/// and the rest are the other-color twins `twins` pairs with their case, asked with `caching` on.
+struct Plan<'a> {
+    all: &'a [cases::Case],
+    asked: usize,
+    fixed: usize,
+    twins: &'a [(usize, usize)],
+}
+
+/// Makes every call of one function (and again with each switch on, on the fixed cases), tallies the verdicts,
 /// and names the causes of any disagreement.
 fn check_function(
     helper: &mut Helper,
     function: Function,
     info: Option<&FunctionInfo>,
-    all: &[cases::Case],
-    fixed: usize,
+    plan: &Plan<'_>,
     timeout: Duration,
 ) -> Result<FunctionReport, HarnessError> {
     let form = info.map_or(Form::Missing, |i| i.form);
-    let mut calls = plan::calls(function, form, all).map_err(|e| HarnessError::Setup(e.to_string()))?;
-    let again = plan::switched_on(&calls, info.map_or(&[][..], |i| &i.switches), all, fixed);
-    calls.extend(again);
+    let all = plan.all;
+    let setup = |e: crate::game::othello::SizeError| HarnessError::Setup(e.to_string());
+    let mut calls = plan::calls(function, form, &all[..plan.asked]).map_err(setup)?;
+    let switches = info.map_or(&[][..], |i| &i.switches);
+    calls.extend(plan::switched_on(function, form, switches, all, plan.fixed, plan.twins).map_err(setup)?);
     let mut f = FunctionReport {
         function,
         form,

@@ -29,7 +29,8 @@ ROLES = {
     "alphabeta_min_node": ("board", "color", "alpha", "beta", "limit"),
 }
 
-# Options of the later course, passed as 0, or as 1 when a request says "switches" (the answer must not change).
+# Options of the later course, passed as 0, or as 1 for the ones a request lists under "switches" (each is asked
+# alone, so a wrong answer names the switch).
 SWITCHES = ("caching", "ordering")
 
 # The node functions whose calls are counted (through the module's globals, so recursive calls count too).
@@ -171,12 +172,12 @@ def answer(module, forms, request):
     }
     with_limit = forms[name][0] == "with-limit" or "limit" not in ROLES[name]
     args = [values[role] for role in ROLES[name] if with_limit or role != "limit"]
-    on = 1 if request.get("switches") else 0
+    on = request.get("switches") or []
     CALLS[0] = 0
     # Counting costs a frame per node call, so only the calls that ask for it are counted.
     originals = count_nodes(module) if request.get("count") else {}
     try:
-        result = function(*args, **{s: on for s in switch_names(function)})
+        result = function(*args, **{s: int(s in on) for s in switch_names(function)})
         return {"ok": plain(result), "calls": CALLS[0] if request.get("count") else None}
     except BaseException as exc:
         return {"error": describe(exc)}
