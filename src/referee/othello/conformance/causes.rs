@@ -40,7 +40,7 @@ const CATALOG: [Entry; 7] = [
     Entry {
         name: "limit-in-nodes",
         apply: |c| c.stops_early = true,
-        sentence: "Your node functions stop a ply early: they return the utility when `limit` is 1 instead of 0.",
+        sentence: "The search stops a ply early: a node returns the utility when `limit` is 1 instead of 0.",
     },
     Entry {
         name: "utility-wrong-side",
@@ -55,8 +55,8 @@ const CATALOG: [Entry; 7] = [
     Entry {
         name: "ties-to-last-move",
         apply: |c| c.ties_last = true,
-        sentence: "On equal values you keep the last best move (`>=` or `<=`); the template keeps the first in \
-                   get_possible_moves order (strict `>` and `<`).",
+        sentence: "On equal values you return the last of the best moves; the template keeps the first in \
+                   get_possible_moves order.",
     },
     Entry {
         name: "pass-not-terminal",

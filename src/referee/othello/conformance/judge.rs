@@ -150,7 +150,7 @@ impl Expected {
 }
 
 /// A number, including the helper's `"inf"` and `"-inf"`.
-fn number(v: &Value) -> Option<f64> {
+pub fn number(v: &Value) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
         Value::String(s) if s == "inf" => Some(f64::INFINITY),
@@ -160,7 +160,7 @@ fn number(v: &Value) -> Option<f64> {
 }
 
 /// A move given as a pair of whole numbers (a tuple or a list).
-fn as_move(v: &Value) -> Option<Move> {
+pub fn as_move(v: &Value) -> Option<Move> {
     let [i, j] = v.as_array()?.as_slice() else { return None };
     let coordinate = |v: &Value| v.as_u64().and_then(|n| u8::try_from(n).ok());
     Some(Move { col: coordinate(i)?, row: coordinate(j)? })

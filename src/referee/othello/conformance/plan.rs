@@ -46,6 +46,22 @@ impl Call {
         format!("{}({})", self.function.name(), args.join(", "))
     }
 
+    /// The call as Python a student can paste after `board = ...`: `alphabeta_min_node(board, 1, float("-inf"),
+    /// float("inf"), 0, caching=1)`.
+    pub fn python(&self, case: &Case) -> String {
+        let bound = |x: Option<i32>, inf: &str| x.map_or_else(|| format!("float(\"{inf}\")"), |v| v.to_string());
+        let mut args = vec!["board".to_string(), case.color_number().to_string()];
+        if self.function.takes_window() {
+            args.push(bound(self.window.map(|w| w.0), "-inf"));
+            args.push(bound(self.window.map(|w| w.1), "inf"));
+        }
+        if let Some(limit) = self.limit {
+            args.push(limit.to_string());
+        }
+        args.extend(self.switches.iter().map(|s| format!("{s}=1")));
+        format!("{}({})", self.function.name(), args.join(", "))
+    }
+
     /// The request line for the helper (without its id).
     pub fn request(&self, case: &Case) -> Value {
         let n = case.grid.size();
@@ -140,7 +156,13 @@ pub fn switched_on(
             let twin = twins.iter().find(|(of, _)| *of == index).map(|&(_, twin)| twin);
             let asked = std::iter::once(index).chain(twin.filter(|_| switch == "caching"));
             for at in asked {
-                for call in calls_on(function, form, at, &cases[at])? {
+                let mut on = calls_on(function, form, at, &cases[at])?;
+                if switch == "caching" {
+                    // The narrowed window first: a cache that keeps a bound found under it as the node's value
+                    // then answers the full window wrong.
+                    on.reverse();
+                }
+                for call in on {
                     let expected = relaxed(function, switch, &call, &cases[at])?;
                     out.push(Call { switches: vec![switch.clone()], expected, ..call });
                 }
@@ -197,6 +219,7 @@ mod tests {
         let ab = calls(Function::AlphabetaMaxNode, Form::WithLimit, &cases).unwrap();
         let first = &ab[0];
         assert_eq!(first.describe(&cases[0]), "alphabeta_max_node(board, 1, -inf, inf, 1)");
+        assert_eq!(first.python(&cases[0]), "alphabeta_max_node(board, 1, float(\"-inf\"), float(\"inf\"), 1)");
         let request = first.request(&cases[0]);
         assert_eq!(request["board"][1], json!([0, 2, 1, 0]));
         assert_eq!((request["alpha"].clone(), request["limit"].clone()), (json!("-inf"), json!(1)));
