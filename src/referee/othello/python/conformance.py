@@ -187,8 +187,10 @@ class Isolation:
         self.on = []
         self.log = []
         self.depth = 0
-        # Node functions whose student version returned the value alone (the reference then does too).
+        # Node functions whose student version returned the value alone, or (value, move): the reference's stand-in
+        # then answers the same way, so the student's callers read it as they read their own.
         self.bare = set()
+        self.value_first = set()
 
 
 ISO = Isolation()
@@ -211,11 +213,22 @@ def read_args(name, args, kwargs):
     return values
 
 
-def value_of(result):
-    """The value of a node's answer: the second of (move, value), or the answer itself."""
+def value_of(result, name=None):
+    """The value of a node's answer: the second of (move, value) (the first where the student's `name` answers
+    (value, move)), or the answer itself."""
     if isinstance(result, (tuple, list)) and len(result) == 2:
-        return result[1]
+        return result[0] if name in ISO.value_first else result[1]
     return result
+
+
+def note_shape(name, result):
+    """Remembers how the student's node function `name` shapes its answer."""
+    if name not in NODES:
+        return
+    if not isinstance(result, (tuple, list)):
+        ISO.bare.add(name)
+    elif len(result) == 2 and isinstance(result[0], numbers.Real) and not isinstance(result[1], numbers.Real):
+        ISO.value_first.add(name)
 
 
 def student_call(function, name, board, color, alpha, beta, limit):
@@ -229,7 +242,7 @@ def student_call(function, name, board, color, alpha, beta, limit):
 def child_value(name, board, color, alpha, beta, limit):
     """The value of a node the reference asks about: the student's function when it is the one under test."""
     if name == ISO.tested:
-        return value_of(student_call(ISO.original, name, board, color, alpha, beta, limit))
+        return value_of(student_call(ISO.original, name, board, color, alpha, beta, limit), name)
     return reference(name, board, color, alpha, beta, limit)[1]
 
 
@@ -299,6 +312,8 @@ def stand_in(name):
             result = move
         elif name in ISO.bare:
             result = value
+        elif name in ISO.value_first:
+            result = (value, move)
         else:
             result = (move, value)
         if direct:
@@ -400,8 +415,7 @@ def answer(module, forms, request):
             result = isolated(module, name, call)
             return {"ok": plain(result), "log": ISO.log}
         result = call()
-        if name in NODES and not isinstance(result, (tuple, list)):
-            ISO.bare.add(name)
+        note_shape(name, result)
         return {"ok": plain(result), "calls": CALLS[0] if request.get("count") else None}
     except BaseException as exc:
         return {"error": describe(exc)}
