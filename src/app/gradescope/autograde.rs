@@ -22,6 +22,7 @@ use serde_json::{json, Value};
 use super::bundle::{Config, Kind, CONFIG, SOURCE};
 use crate::cli::{exit, Command, RefereeCli, RunArgs};
 use crate::harness::grade::class::write_atomic;
+use crate::harness::grade::solution::full_marks;
 use crate::harness::model::{RunReport, Status, SubmissionResult};
 use crate::harness::render::{self, RenderOptions};
 
@@ -92,21 +93,52 @@ pub fn harness_error(message: &str) -> Value {
     })
 }
 
-/// Grades the submission; `Err` is a message for [`harness_error`].
+/// Grades the submission; `Err` is a message for [`harness_error`]. A submission short of full marks in a bundle
+/// that ships the course's solution is checked against it: when the solution, which had full marks where the
+/// bundle was made, is short of them here too, the autograder is broken, and that is what the student is told.
 fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, String> {
     let submission = root.join("submission");
     if !submission.is_dir() {
         return Err(format!("there is no submission folder at {}", submission.display()));
     }
-    let source = root.join("source").display().to_string();
+    let source = root.join("source");
+    let args: Vec<String> = config.grade.iter().map(|a| a.replace(SOURCE, &source.display().to_string())).collect();
+    let result = grade_as_student(config.kind, &args, &submission, err)?;
+    if let Some(solution) = &config.solution {
+        if full_marks(&result).is_err() {
+            let _ = writeln!(err, "checking the course's solution in this container, as the submission lost points");
+            let theirs = grade_as_student(config.kind, &args, &source.join(solution), err)?;
+            if let Err(why) = full_marks(&theirs) {
+                return Err(format!(
+                    "the autograder itself is broken: the course's solution, which got full marks when this \
+                     autograder was made, does not here: {why}"
+                ));
+            }
+        }
+    }
+    results_json(&result, config)
+}
+
+/// Grades the hand-in at `submission` with the `referee grade` arguments `args` (paths already resolved) through
+/// the ordinary `grade` code, as the one student of its run; `Err` is a message for the staff. The grader's own
+/// log goes to `err`.
+///
+/// # Errors
+/// When grading itself fails (the arguments, a missing toolchain, an unwritable folder).
+pub fn grade_as_student(
+    kind: Kind,
+    args: &[String],
+    submission: &Path,
+    err: &mut dyn Write,
+) -> Result<SubmissionResult, String> {
     let mut argv: Vec<String> = vec!["referee".into(), "grade".into()];
-    argv.extend(config.grade.iter().map(|a| a.replace(SOURCE, &source)));
+    argv.extend(args.iter().cloned());
     let scratch = tempfile::Builder::new()
         .prefix("referee-gradescope-")
         .tempdir()
         .map_err(|e| format!("cannot make a scratch folder: {e}"))?;
     let class_out = scratch.path().join("out");
-    match config.kind {
+    match kind {
         Kind::Suite => {
             argv.extend(["--dir".into(), submission.display().to_string(), "--format".into(), "json".into()]);
             argv.extend(["--color".into(), "never".into()]);
@@ -114,29 +146,15 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
         Kind::Mancala | Kind::Othello => {
             let class = scratch.path().join("class");
             std::fs::create_dir_all(&class).map_err(|e| format!("{}: {e}", class.display()))?;
-            std::os::unix::fs::symlink(&submission, class.join(STUDENT))
+            std::os::unix::fs::symlink(submission, class.join(STUDENT))
                 .map_err(|e| format!("{}: {e}", class.display()))?;
             argv.extend(["--submissions".into(), class.display().to_string()]);
             argv.extend(["--out".into(), class_out.display().to_string()]);
         }
     }
-    let cli = RefereeCli::try_parse_from(&argv).map_err(|e| {
-        format!("the autograder's grade arguments are invalid: {}", crate::app::clap_failure("grade", &e).0)
-    })?;
-    let Command::Grade(args) = &cli.command else {
-        return Err("invariant: the arguments parse as `grade`".into());
-    };
-    let mut stdout = Vec::new();
-    let mut stderr = Vec::new();
-    let code = crate::app::grade::run(args, &mut stdout, &mut stderr);
-    // The grader's own log goes to run_autograder's output (the staff's view).
-    let _ = err.write_all(&stderr);
-    let problem = || {
-        let text = String::from_utf8_lossy(&stderr);
-        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message").to_string();
-        format!("`referee grade` ended with exit code {code}: {first}")
-    };
-    let result: SubmissionResult = match config.kind {
+    let (code, stdout, stderr) = run_grade(&argv, "the autograder's grade arguments", err)?;
+    let problem = || problem_line(code, &String::from_utf8_lossy(&stderr));
+    let result: SubmissionResult = match kind {
         Kind::Suite => {
             let report: RunReport = serde_json::from_slice(&stdout).map_err(|_| problem())?;
             report.submissions.into_iter().next().ok_or_else(problem)?
@@ -148,7 +166,39 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
         }
     };
     let _ = writeln!(err, "{}", String::from_utf8_lossy(&stdout).lines().next().unwrap_or_default());
-    results_json(&result, config)
+    Ok(result)
+}
+
+/// Runs `argv` (`referee grade ...`, from a platform's configuration, named `what` in errors) in this process,
+/// its log copied to `err` (the staff's view); returns its exit code, stdout and stderr.
+///
+/// # Errors
+/// The arguments do not parse as `grade`.
+pub fn run_grade(argv: &[String], what: &str, err: &mut dyn Write) -> Result<(u8, Vec<u8>, Vec<u8>), String> {
+    let cli = RefereeCli::try_parse_from(argv)
+        .map_err(|e| format!("{what} are invalid: {}", crate::app::clap_failure("grade", &e).0))?;
+    let Command::Grade(args) = &cli.command else {
+        return Err("invariant: the arguments parse as `grade`".into());
+    };
+    let mut stdout = Vec::new();
+    let mut stderr = Vec::new();
+    let code = crate::app::grade::run(args, &mut stdout, &mut stderr);
+    let _ = err.write_all(&stderr);
+    Ok((code, stdout, stderr))
+}
+
+/// What a student is told when `referee grade` (exit `code`, its stderr `log`) produced no result: the line that
+/// says what went wrong. Warnings and notes come first in the log (a missing sandbox layer is a warning on every
+/// run of a machine without it) and say nothing about this failure, so they are passed over; only a log of nothing
+/// else falls back to its first line.
+pub fn problem_line(code: u8, log: &str) -> String {
+    let lines: Vec<&str> = log.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let is_aside = |line: &str| {
+        let said = line.split_once(": ").map_or(line, |(_, rest)| rest);
+        said.starts_with("warning:") || said.starts_with("note:")
+    };
+    let line = lines.iter().find(|l| !is_aside(l)).or(lines.first()).copied().unwrap_or("no message");
+    format!("`referee grade` ended with exit code {code}: {line}")
 }
 
 /// The Gradescope object of `result`, completed as the module docs say.

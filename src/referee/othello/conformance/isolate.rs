@@ -11,7 +11,7 @@ use super::function::{Form, Function};
 use super::helper::{Helper, Reply};
 use super::judge;
 use super::plan::Call;
-use crate::game::othello::{Board, Grid};
+use crate::game::othello::Grid;
 use crate::game::Player;
 
 /// Calls answered wrong on their own before the run of one function stops (enough to show it and probe it).

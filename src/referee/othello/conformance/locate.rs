@@ -18,7 +18,7 @@ use super::judge::{self, Expected};
 use super::plan::Call;
 use super::reference;
 use super::report::FunctionReport;
-use crate::game::othello::{Board, Grid};
+use crate::game::othello::Grid;
 use crate::harness::cause::{Cause, CauseKind};
 
 /// Parts named per function at most (the first ones found; later ones often follow from them).

@@ -5,7 +5,7 @@
 //! Computed with [`crate::search::minimax`] on the framework rules: the search scores from dark's view, so the
 //! value is negated for a light root; its strict first-best rule at the root is the course's.
 
-use crate::game::othello::{Board, Grid, Move, Othello, Rules, SizeError};
+use crate::game::othello::{Grid, Move, Othello, Rules, SizeError};
 use crate::game::Player;
 use crate::search::{minimax, Evaluator, Limits};
 
@@ -65,7 +65,7 @@ pub fn tied_moves(grid: &Grid, color: Player, min_node: bool, limit: Option<u32>
     let to_move = if min_node { color.opponent() } else { color };
     let below = limit.map(|l| l.saturating_sub(1));
     let mut out = Vec::new();
-    for mv in grid.moves(to_move) {
+    for mv in grid.legal_moves(to_move) {
         if node(&grid.play(to_move, mv), color, !min_node, below)?.value == answer.value {
             out.push(mv);
         }
