@@ -717,8 +717,9 @@ const UNSEEN: &[Unseen] = &[
 /// other failing function is only wrong through them, and nothing is located in a function that passes.
 fn assert_isolated(bug: &Unseen) -> (Report, f64) {
     let began = std::time::Instant::now();
-    let slow = bug.name.contains("limit") && !bug.name.starts_with("select") && !bug.name.starts_with("cache");
-    let timeout = std::time::Duration::from_secs(if slow { 1 } else { 10 });
+    // A node that does not stop at its leaf searches 6x6 boards to the end: the shortest timeout that still shows it.
+    let runaway = ["min-ignores-limit", "min-stops-at-one"].contains(&bug.name);
+    let timeout = std::time::Duration::from_secs(if runaway { 1 } else { 10 });
     let options = Options { python: PYTHON.into(), seed: 5, cases: 6, timeout, ..Options::default() };
     let report = run(&unseen_module(bug), &options).unwrap();
     let seconds = began.elapsed().as_secs_f64();
@@ -730,6 +731,8 @@ fn assert_isolated(bug: &Unseen) -> (Report, f64) {
             .causes
             .iter()
             .filter(|c| c.kind == CauseKind::LocatedComponent && c.name != "right-once-others-are")
+            // What a switch changes is an observation of the answers, not a part of this function.
+            .filter(|c| !c.name.starts_with("only-with-"))
             .collect();
         if !f.failed() {
             assert!(f.causes.is_empty(), "{}: {:?} passes but has causes: {:#?}", bug.name, f.function, f.causes);

@@ -424,4 +424,6 @@ fn a_switch_that_breaks_the_answer_is_named_alone() {
     let max = report.functions.iter().find(|f| f.function == Function::AlphabetaMaxNode).unwrap();
     assert!(max.failed() && !max.failures.is_empty(), "{max:#?}");
     assert!(max.failures.iter().all(|x| x.call.contains("ordering=1") && !x.call.contains("caching=1")), "{max:#?}");
+    let named: Vec<&str> = max.causes.iter().map(|c| c.name.as_str()).collect();
+    assert!(named.contains(&"only-with-ordering") && !named.contains(&"only-with-caching"), "{named:?}");
 }

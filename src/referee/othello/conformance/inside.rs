@@ -405,7 +405,7 @@ fn interior(seen: &Seen<'_>, moves: &[Move], side: Player, nodes: &[&Logged], re
         }
     }
     let value = if returns_value { judge::reply_value(seen.reply) } else { Some(best) };
-    let Some(value) = value else { return None };
+    let value = value?;
     let mut accepted = vec![best];
     if pruning {
         if best >= b0 {

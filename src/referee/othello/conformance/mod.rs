@@ -31,6 +31,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::game::othello::literal::format_board;
+use crate::harness::cause as report_cause;
 use crate::harness::grade::class::make_traversable;
 use crate::harness::runner::sandbox::{hand_over, Sandbox};
 use crate::harness::runner::Limits;
@@ -226,6 +227,7 @@ fn check_function(
     let mut replies: Vec<Option<Value>> = vec![None; calls.len()];
     let mut raised: Vec<Option<String>> = vec![None; calls.len()];
     let mut counts: Vec<Option<u64>> = vec![None; calls.len()];
+    let mut failed_switches: Vec<&[String]> = Vec::new();
     for (i, call) in calls.iter().enumerate() {
         if f.timeouts >= MAX_TIMEOUTS {
             f.skipped += 1;
@@ -255,8 +257,10 @@ fn check_function(
                 (FailureKind::Timeout, format!("no answer within {}", helper::seconds(timeout)))
             }
         };
+        failed_switches.push(&call.switches);
         f.failures.push(failure(kind, call, case, call.expected.describe(), got));
     }
+    let only_with = only_with(function, &failed_switches, f.skipped);
     let answers = Answers { function, form, calls: &calls, cases: all, replies: &replies };
     if f.mismatches > 0 {
         if let Some(cause) = cache::stale(helper, &answers) {
@@ -279,8 +283,27 @@ fn check_function(
         f.causes.push(cause);
     }
     f.causes.extend(causes::fail_hard(&answers));
+    f.causes.extend(only_with);
     let replies = replies.into_iter().zip(raised).map(|(ok, err)| ok.map(Ok).or(err.map(Err))).collect();
     Ok((f, locate::Checked { form, calls, replies }))
+}
+
+/// When every call that failed had the same one switch on (and every call was made), a cause naming it: the
+/// answers change when that switch is on.
+fn only_with(function: Function, failed: &[&[String]], skipped: usize) -> Option<report_cause::Cause> {
+    let [switch] = failed.first()? else { return None };
+    if skipped > 0 || !failed.iter().all(|s| s.len() == 1 && s[0] == *switch) {
+        return None;
+    }
+    Some(report_cause::Cause::new(
+        format!("only-with-{switch}"),
+        report_cause::CauseKind::LocatedComponent,
+        format!(
+            "Only calls with {switch}=1 disagree: your {} answers right with {switch}=0, so what {switch} changes is \
+             wrong.",
+            function.name()
+        ),
+    ))
 }
 
 /// A failure record of `call`.

@@ -183,6 +183,8 @@ class Isolation:
     def __init__(self):
         self.tested = None
         self.original = None
+        # The student's template functions as the module had them, by name.
+        self.originals = {}
         self.forms = {}
         self.on = []
         self.log = []
@@ -204,12 +206,23 @@ def shared():
 
 
 def read_args(name, args, kwargs):
-    """The board, color, window and limit of a call of `name` as the student's code makes it."""
+    """The board, color, window and limit of a call of `name` as the student's code makes it: by position, and
+    by keyword under the template's names or the names the student's own `name` gives its parameters."""
     form = ISO.forms.get(name, ("with-limit", ""))[0]
     roles = [r for r in ROLES[name] if form == "with-limit" or r != "limit"]
     values = {"alpha": -INF, "beta": INF, "limit": None}
     values.update(zip(roles, args))
-    values.update((k, v) for k, v in kwargs.items() if k in ROLES[name])
+    names = dict((r, r) for r in roles)
+    original = ISO.originals.get(name)
+    if original is not None:
+        try:
+            kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            params = [p.name for p in inspect.signature(original).parameters.values()
+                      if p.kind in kinds and p.name not in SWITCHES]
+            names.update(zip(params, roles))
+        except (TypeError, ValueError):
+            pass
+    values.update((names[k], v) for k, v in kwargs.items() if k in names)
     return values
 
 
@@ -369,6 +382,7 @@ def isolated(module, name, call):
             replaced[n] = scope.get(n, MISSING)
             scope[n] = stand_in(n)
     ISO.tested, ISO.original, ISO.log, ISO.depth = name, originals[name], [], 0
+    ISO.originals = {n: f for n, f in originals.items() if callable(f)}
     try:
         return call()
     finally:
