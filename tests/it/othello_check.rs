@@ -427,3 +427,29 @@ fn a_switch_that_breaks_the_answer_is_named_alone() {
     let named: Vec<&str> = max.causes.iter().map(|c| c.name.as_str()).collect();
     assert!(named.contains(&"only-with-ordering") && !named.contains(&"only-with-caching"), "{named:?}");
 }
+
+/// The self-check guide's isolation example, through the real command: the one function wrong on its own is named
+/// with the part inside it, and the two that call it are told to fix it first, in the report's order.
+#[test]
+fn isolation_names_the_faulty_function_and_tells_its_callers_to_wait() {
+    let path = module("beta_in_max_ai.py");
+    let (code, out, err) = check(&["--agent", path.to_str().unwrap(), "--seed", "1", "--cases", "20"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    let wanted = [
+        "  cause: right-once-others-are (located): Your select_move_alphabeta is right once alphabeta_max_node is:",
+        "  cause: wrong-on-its-own (located): Your alphabeta_max_node is wrong on its own:",
+        "  cause: window (located): Your alphabeta_max_node lowers beta after a move;",
+        "  cause: right-once-others-are (located): Your alphabeta_min_node is right once alphabeta_max_node is:",
+    ];
+    let causes: Vec<&str> = out.lines().filter(|l| l.starts_with("  cause: ")).collect();
+    assert_eq!(causes.len(), wanted.len(), "{out}");
+    for (line, want) in causes.iter().zip(wanted) {
+        assert!(line.starts_with(want), "{line}\nwanted {want}");
+    }
+    assert!(out.contains("\n    alphabeta_max_node(board, 2, float(\"-inf\"), float(\"inf\"), 2)\n"), "{out}");
+    for f in ["compute_utility(board, color): ", "select_move_minimax(", "minimax_max_node(", "minimax_min_node("] {
+        let line = out.lines().find(|l| l.starts_with(f)).unwrap();
+        let (agreed, total) = line.rsplit_once(": ").unwrap().1.trim_end_matches(" agree").split_once('/').unwrap();
+        assert_eq!(agreed, total, "{line}");
+    }
+}
