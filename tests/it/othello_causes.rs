@@ -756,6 +756,16 @@ fn assert_isolated(bug: &Unseen) -> (Report, f64) {
             }
             None => {
                 assert!(located.is_empty(), "{}: {:?} wrongly blamed: {:#?}", bug.name, f.function, located);
+                // A tie cause on a function right on its own says which function under it keeps the last tie.
+                if let Some(ties) = f.causes.iter().find(|c| c.name == "ties-to-last-move") {
+                    assert!(
+                        faulty.iter().any(|g| ties.sentence.contains(&format!("because {}", g.name()))),
+                        "{}: {:?}: {}",
+                        bug.name,
+                        f.function,
+                        ties.sentence
+                    );
+                }
                 for c in f.causes.iter().filter(|c| c.name == "right-once-others-are") {
                     let blamed = c.sentence.split(" is right once ").nth(1).and_then(|s| s.split(':').next()).unwrap();
                     assert!(

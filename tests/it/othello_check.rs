@@ -453,3 +453,23 @@ fn isolation_names_the_faulty_function_and_tells_its_callers_to_wait() {
         assert_eq!(agreed, total, "{line}");
     }
 }
+
+/// The speed target (under 2 s on a correct module; isolation runs only after a disagreement), measured
+/// rather than timed in a test: `cargo test --test it othello_check::check_time_on_a_correct_module -- --ignored
+/// --nocapture` runs the default check of `limit_ai.py` 7 times and prints the fastest and the median wall time.
+#[test]
+#[ignore = "a measurement: prints the check's wall time on a correct module; run with --ignored --nocapture"]
+fn check_time_on_a_correct_module() {
+    let path = module("limit_ai.py");
+    let mut seconds: Vec<f64> = (0..7)
+        .map(|_| {
+            let began = std::time::Instant::now();
+            let (code, out, err) = check(&["--agent", path.to_str().unwrap(), "--seed", "1"]);
+            assert_eq!(code, 0, "{out}\n{err}");
+            assert!(!out.contains("cause:"), "{out}");
+            began.elapsed().as_secs_f64()
+        })
+        .collect();
+    seconds.sort_by(f64::total_cmp);
+    println!("check othello, limit_ai.py, 60 random cases: fastest {:.2} s, median {:.2} s", seconds[0], seconds[3]);
+}

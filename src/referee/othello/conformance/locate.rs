@@ -106,6 +106,7 @@ pub fn locate(helper: &mut Helper, reports: &mut [FunctionReport], checked: &[Ch
                 if let Some(cause) = right_alone(function, a, &through) {
                     reports[k].causes.push(cause);
                 }
+                ties_through(&mut reports[k], &through);
             }
             Verdict::Unclear => {}
         }
@@ -134,6 +135,22 @@ fn fit_catalog(reports: &mut [FunctionReport], verdicts: &[Option<Verdict>]) {
             _ => true,
         });
     }
+}
+
+/// The catalog's tie cause on a function right on its own: its answers keep the last of equal moves, but only
+/// because the functions under it do, so the sentence says so instead of blaming its own comparison.
+fn ties_through(report: &mut FunctionReport, through: &[Function]) {
+    if through.is_empty() {
+        return;
+    }
+    let name = report.function.name();
+    let Some(cause) = report.causes.iter_mut().find(|c| c.name == "ties-to-last-move") else { return };
+    let them = and_list(through);
+    let verb = if through.len() == 1 { "does" } else { "do" };
+    cause.sentence = format!(
+        "On equal values your {name} returns the last of the best moves because {them} {verb}; its own choice is \
+         right, and the template keeps the first in get_possible_moves order."
+    );
 }
 
 /// compute_utility's own answers, as an isolated run.
