@@ -94,7 +94,8 @@ const PY_REVERSED: &[Change] = &[
     ),
 ];
 const PY_MAX_STRICT: &[Change] = &[("takestones.py", "                if v >= beta:", "                if v > beta:")];
-const PY_MIN_STRICT: &[Change] = &[("takestones.py", "                if v <= alpha:", "                if v < alpha:")];
+const PY_MIN_STRICT: &[Change] =
+    &[("takestones.py", "                if v <= alpha:", "                if v < alpha:")];
 const PY_FIRST_INT: &[Change] = &[("takestones.py", "if 2 * i < self.size", "if i < self.size // 2")];
 const MAX_STRICT: &str = "Your Max nodes cut only when the value exceeds beta";
 const MIN_STRICT: &str = "Your Min nodes cut only when the value is below alpha";
@@ -286,11 +287,8 @@ fn takestones_table() {
         let began = std::time::Instant::now();
         let (out, text, _dir) = check(m.changes, m.source, m.edition);
         let seconds = began.elapsed().as_secs_f64();
-        let named: Vec<&str> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("cause: "))
-            .filter_map(|l| l.split(' ').next())
-            .collect();
+        let named: Vec<&str> =
+            text.lines().filter_map(|l| l.strip_prefix("cause: ")).filter_map(|l| l.split(' ').next()).collect();
         println!(
             "| {} | {} ({}) | {} | {} | {seconds:.1} |",
             m.name,
