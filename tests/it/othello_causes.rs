@@ -243,29 +243,7 @@ fn the_mover_color_is_an_accepted_reading_without_limit() {
 
 #[test]
 fn fail_hard_bounds_are_an_accepted_reading() {
-    let path = mutant(
-        "limit_ai.py",
-        "hard_ai.py",
-        &[
-            (
-                "        if best_value <= alpha:\n            break",
-                "        if best_value <= alpha:\n            return best_move, alpha",
-            ),
-            (
-                "        if best_value >= beta:\n            break",
-                "        if best_value >= beta:\n            return best_move, beta",
-            ),
-            (
-                "        beta = min(beta, best_value)\n    return best_move, best_value",
-                "        beta = min(beta, best_value)\n    return best_move, min(best_value, beta)",
-            ),
-            (
-                "        alpha = max(alpha, best_value)\n    return best_move, best_value",
-                "        alpha = max(alpha, best_value)\n    return best_move, max(best_value, alpha)",
-            ),
-        ],
-        "",
-    );
+    let path = mutant("limit_ai.py", "hard_ai.py", &crate::othello_check::FAIL_HARD, "");
     let report = checked(&path);
     assert!(report.passed(), "{report:#?}");
     assert_named(&report, &[AlphabetaMaxNode, AlphabetaMinNode], &["fail-hard"], CauseKind::AcceptedReading);

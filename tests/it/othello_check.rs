@@ -278,7 +278,7 @@ const STRICT: [(&str, &str); 2] =
     [("if best_value <= alpha:", "if best_value < alpha:"), ("if best_value >= beta:", "if best_value > beta:")];
 
 /// Fail-hard bounds: a cut returns the bound, and the value is clamped into the window.
-const FAIL_HARD: [(&str, &str); 4] = [
+pub const FAIL_HARD: [(&str, &str); 4] = [
     (
         "        if best_value <= alpha:\n            break",
         "        if best_value <= alpha:\n            return best_move, alpha",
