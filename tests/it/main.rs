@@ -9,6 +9,7 @@ mod cli;
 mod containment;
 mod deploy;
 mod diagnose;
+mod docs;
 mod gen;
 mod grade;
 mod grade_messages;
