@@ -102,7 +102,9 @@ impl Setup {
             .map(|t| parse_duration(t, "--build-timeout"))
             .transpose()?
             .unwrap_or(Duration::from_secs(120));
-        let sandbox = super::sandbox::untrusted(&args.sandbox, args.run_as_self)?;
+        let programs: Vec<std::ffi::OsString> =
+            [Some(&command), build.as_ref()].into_iter().flatten().map(|t| t.expand(Path::new("."), &[]).0).collect();
+        let sandbox = super::sandbox::untrusted_for(&args.sandbox, args.run_as_self, &programs)?;
         let mut notes = Vec::new();
         for (flag, template) in [("--cmd", Some(&command)), ("--build", build.as_ref())] {
             let Some(template) = template else { continue };

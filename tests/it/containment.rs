@@ -219,3 +219,141 @@ fn a_class_run_interrupted_by_sigint_resumes() {
 fn a_class_run_killed_by_sigkill_resumes() {
     interrupt_and_resume("-KILL");
 }
+
+/// The layer sets this machine can run, as `--sandbox-layers` values: every layer in force (`None`), without
+/// Landlock, and without the namespaces (network, pid, ipc, mount); a set is left out where it would equal another.
+pub fn layer_sets() -> Vec<(&'static str, Option<String>)> {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("referee")).arg("sandbox").output().unwrap();
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    let on: Vec<String> = crate::sandbox::parse_layers(&report)
+        .into_iter()
+        .filter(|(name, on, _)| *on && !["user", "limits"].contains(&name.as_str()))
+        .map(|(name, _, _)| name)
+        .collect();
+    let without = |gone: &[&str]| on.iter().filter(|n| !gone.contains(&n.as_str())).cloned().collect::<Vec<_>>();
+    let mut sets = vec![("full", None)];
+    for (name, gone) in [("no-landlock", &["landlock"][..]), ("no-namespaces", &["network", "pid", "ipc", "mount"])] {
+        let left = without(gone);
+        if left.len() < on.len() {
+            sets.push((name, Some(if left.is_empty() { "none".to_string() } else { left.join(",") })));
+        }
+    }
+    sets
+}
+
+/// A student of `class` whose `run` script starts the fixture `program` with Python, and whose build does nothing.
+fn scripted(class: &Path, id: &str, program: &str) -> std::path::PathBuf {
+    let dir = class.join(id);
+    fs::create_dir_all(&dir).unwrap();
+    fs::copy(fixture(program), dir.join("takestones.py")).unwrap();
+    fs::write(dir.join("build.sh"), "exit 0\n").unwrap();
+    let run = dir.join("run");
+    fs::write(&run, format!("#!/bin/sh\nexec {} \"$(dirname \"$0\")/takestones.py\" \"$@\"\n", python())).unwrap();
+    Command::new("chmod").arg("755").arg(&run).status().unwrap();
+    dir
+}
+
+/// A class of hostile hand-ins run as `{dir}/run {args}` after `sh {dir}/build.sh`, in `work`: a neighbour that links
+/// to its classmate's copy (`a-peeker`) beside that classmate (`b-victim`, correct and slow), a build that turns the
+/// program into a link to the installed reference solver (`c-linker`), a program that forges the launcher's failure
+/// (`d-forger`), one that writes into every inherited descriptor (`e-fdwriter`), and a correct one (`f-good`).
+/// Returns the class folder and a one-case suite.
+pub fn hostile_class(work: &Path) -> (std::path::PathBuf, String) {
+    // The reference solver installed where any user may run it, as a deploy recipe might put it.
+    let bin = work.join("ref/bin");
+    fs::create_dir_all(&bin).unwrap();
+    let reference = bin.join("takestones");
+    fs::copy(assert_cmd::cargo::cargo_bin("takestones"), &reference).unwrap();
+    let class = work.join("class");
+    scripted(&class, "a-peeker", "hostile/link_neighbour.py");
+    let victim = scripted(&class, "b-victim", "hostile/slow_correct.py");
+    fs::copy(fixture("submissions/python-stats/takestones.py"), victim.join("real.py")).unwrap();
+    let linker = scripted(&class, "c-linker", "hostile/nonzero_exit.py");
+    let build = fs::read_to_string(fixture("hostile/link_build.sh")).unwrap();
+    fs::write(linker.join("build.sh"), build.replace("@REFERENCE@", reference.to_str().unwrap())).unwrap();
+    scripted(&class, "d-forger", "hostile/forge_launcher.py");
+    scripted(&class, "e-fdwriter", "hostile/fd_writer.py");
+    scripted(&class, "f-good", "submissions/python-stats/takestones.py");
+    Command::new("chmod").args(["-R", "a+rX"]).arg(work).status().unwrap();
+    (class, one_case_suite(work))
+}
+
+/// `referee grade`'s arguments for the hostile class, results into `out`, with `--sandbox-layers layers`.
+pub fn hostile_args(class: &Path, suite: &str, out: &Path, layers: Option<&str>) -> Vec<String> {
+    let mut args: Vec<String> = vec!["grade".into(), "--suite".into(), suite.into(), "--submissions".into()];
+    args.extend([class.display().to_string(), "--out".into(), out.display().to_string()]);
+    args.extend(["--build".into(), "sh {dir}/build.sh".into(), "--cmd".into(), "{dir}/run {args}".into()]);
+    args.extend(["--timeout".into(), "8s".into(), "-j".into(), "2".into(), "--color".into(), "never".into()]);
+    if let Some(layers) = layers {
+        args.extend(["--sandbox-layers".into(), layers.into()]);
+    }
+    args
+}
+
+/// What each attacker of [`hostile_class`] got, graded into `out` by a grader that inherited `notes` as fd 7:
+/// no marks, no bytes read or written, no blame shifted, and the correct students beside them passed. `landlock`:
+/// the layer was on; `own_uid`: each run had a uid of its own (root).
+pub fn assert_hostile_class_got_nothing(set: &str, out: &Path, notes: &Path, landlock: bool, own_uid: bool) {
+    let result = |id: &str| -> SubmissionResult {
+        serde_json::from_slice(&fs::read(out.join(format!("results/{id}.json"))).unwrap()).unwrap()
+    };
+    // The correct students are not hurt by their neighbours.
+    for id in ["b-victim", "f-good"] {
+        let r = result(id);
+        assert_eq!(r.score, r.max_score, "{set}: {id}: {:?}", r.cases[0].detail);
+    }
+    // Item 1: the linked reference earns nothing, whether the link was refused at build or at exec.
+    let linked = result("c-linker");
+    assert_eq!(linked.score, 0.0, "{set}: the link to the reference scored: {:?}", linked.cases[0]);
+    let case = &linked.cases[0];
+    assert_eq!(case.status, Status::NonzeroExit, "{set}: {}", case.detail);
+    assert!(case.detail.contains("could not be started"), "{set}: {}", case.detail);
+    if landlock {
+        assert!(case.detail.contains("is not there"), "{set}: {}", case.detail);
+    } else {
+        assert!(case.detail.contains("symbolic link"), "{set}: {}", case.detail);
+    }
+    // Item 1: no byte of the classmate's copy through a link; no link at all under Landlock; as root a copy of
+    // its own (700, 600) whatever Landlock does.
+    let peek = &result("a-peeker").cases[0].stdout.text;
+    assert!(!peek.lines().any(|l| l.starts_with("read ")), "{set}: {peek}");
+    assert!(peek.lines().any(|l| l.starts_with("link ")), "{set}: it tried nothing: {peek}");
+    if landlock {
+        assert!(!peek.lines().any(|l| l.starts_with("link ") && l.ends_with(": ok")), "{set}: {peek}");
+    }
+    if own_uid {
+        assert!(peek.starts_with("modes 700 600 True\n"), "{set}: {peek}");
+    }
+    // Item 7: a forged launcher failure is the program's own nonzero exit, never a harness error.
+    let forged = &result("d-forger").cases[0];
+    assert_eq!(forged.status, Status::NonzeroExit, "{set}: {}", forged.detail);
+    assert_eq!(forged.detail, "exit code 127", "{set}");
+    assert_eq!(forged.stdout.text, "forged 0\n", "{set}");
+    // Item 3: nothing inherited reached the program, and the TA's file is untouched.
+    assert_eq!(result("e-fdwriter").cases[0].stdout.text, "written []\n", "{set}");
+    assert_eq!(fs::read_to_string(notes).unwrap(), "", "{set}: the TA's notes were written");
+}
+
+/// Issue 22, items 1, 3 and 7, as root in every layer set this machine has (see [`hostile_class`]); the grader
+/// is started with a TA's `7>>notes.txt`.
+#[test]
+fn hostile_hand_ins_get_no_marks_no_bytes_and_no_blame_shifted_in_every_layer_set() {
+    let work = tempfile::tempdir().unwrap();
+    let (class, suite) = hostile_class(work.path());
+    for (set, layers) in layer_sets() {
+        let out = work.path().join(format!("out-{set}"));
+        let notes = work.path().join(format!("notes-{set}.txt"));
+        fs::write(&notes, "").unwrap();
+        let output = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\" 7>>\"$NOTES\"")
+            .arg(assert_cmd::cargo::cargo_bin("referee"))
+            .args(hostile_args(&class, &suite, &out, layers.as_deref()))
+            .env("NOTES", &notes)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{set}: {}", String::from_utf8_lossy(&output.stderr));
+        let landlock = layers.as_deref().map_or(true, |l| l.contains("landlock"));
+        assert_hostile_class_got_nothing(set, &out, &notes, landlock, is_root());
+    }
+}

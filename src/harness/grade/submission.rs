@@ -199,7 +199,9 @@ pub fn build_step(template: &Template, dir: &Path, config: &GradeConfig) -> Resu
             })
         }
     };
-    let why = if outcome.timed_out {
+    let why = if let Some(why) = &outcome.refused {
+        Some(format!("the build could not be started: {why}"))
+    } else if outcome.timed_out {
         Some(format!("the build timed out after {} s", config.build_timeout.as_secs()))
     } else {
         match outcome.exit {
@@ -262,7 +264,9 @@ fn run_case(index: usize, dir: &Path, suite: &PreparedSuite, config: &GradeConfi
     result.stdout = captured(&outcome.stdout, outcome.stdout_truncated);
     result.stderr = captured(&outcome.stderr, outcome.stderr_truncated);
     result.elapsed_ms = outcome.elapsed.as_millis() as u64;
-    let (status, detail) = if outcome.output_limited {
+    let (status, detail) = if let Some(why) = &outcome.refused {
+        (Status::NonzeroExit, format!("the program could not be started: {why}"))
+    } else if outcome.output_limited {
         (Status::OutputLimit, format!("printed more than {} bytes; stopped there", config.limits.output_bytes))
     } else if outcome.timed_out {
         (

@@ -20,7 +20,13 @@ pub struct Limits {
     pub processes: u64,
     /// Largest file the run may write (RLIMIT_FSIZE).
     pub file_bytes: u64,
+    /// What the run's own folder may hold (the copy of the hand-in included), and the size of its private
+    /// temporary folders with the mount layer (`--disk-limit`).
+    pub disk_bytes: u64,
 }
+
+/// The default of [`Limits::disk_bytes`]: 256 MiB, the most a hand-in may unpack to.
+pub const DEFAULT_DISK_BYTES: u64 = 256 << 20;
 
 impl Default for Limits {
     fn default() -> Limits {
@@ -32,6 +38,7 @@ impl Default for Limits {
             output_bytes: 8 << 20,
             processes: 512,
             file_bytes: 64 << 20,
+            disk_bytes: DEFAULT_DISK_BYTES,
         }
     }
 }
