@@ -33,6 +33,12 @@ pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             for note in &setup.notes {
                 let _ = writeln!(err, "referee grade: {note}");
             }
+            let templates: Vec<&Template> =
+                [Some(&setup.config.command), setup.config.build.as_ref()].into_iter().flatten().collect();
+            let programs = super::sandbox::programs_of(&templates);
+            if let Err(code) = super::sandbox::preflight(&setup.config.sandbox, &programs, "referee grade", err) {
+                return code;
+            }
             match &args.submissions {
                 Some(dir) => grade_class(args, &setup, dir, out, err),
                 None => grade_one(args, &setup, out, err),
@@ -102,9 +108,9 @@ impl Setup {
             .map(|t| parse_duration(t, "--build-timeout"))
             .transpose()?
             .unwrap_or(Duration::from_secs(120));
-        let programs: Vec<std::ffi::OsString> =
-            [Some(&command), build.as_ref()].into_iter().flatten().map(|t| t.expand(Path::new("."), &[]).0).collect();
-        let sandbox = super::sandbox::untrusted_for(&args.sandbox, args.run_as_self, &programs)?;
+        let templates: Vec<&Template> = [Some(&command), build.as_ref()].into_iter().flatten().collect();
+        let sandbox =
+            super::sandbox::untrusted_for(&args.sandbox, args.run_as_self, &super::sandbox::programs_of(&templates))?;
         let mut notes = Vec::new();
         for (flag, template) in [("--cmd", Some(&command)), ("--build", build.as_ref())] {
             let Some(template) = template else { continue };

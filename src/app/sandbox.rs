@@ -10,7 +10,7 @@ use crate::harness::runner::layers::Layers;
 use crate::harness::runner::probe;
 use crate::harness::runner::sandbox::{is_root, UID_BASE};
 use crate::harness::runner::shared_ns;
-use crate::harness::runner::{Sandbox, SandboxOptions};
+use crate::harness::runner::{Sandbox, SandboxOptions, Template};
 
 /// Runs `referee sandbox`; returns the exit code (0: the report was printed, whatever it says).
 pub fn run(out: &mut dyn Write) -> u8 {
@@ -88,6 +88,24 @@ pub fn untrusted(args: &SandboxArgs, run_as_self: bool) -> Result<Sandbox, Strin
 /// As [`untrusted`].
 pub fn untrusted_for(args: &SandboxArgs, run_as_self: bool, programs: &[OsString]) -> Result<Sandbox, String> {
     Sandbox::for_untrusted(&SandboxOptions { programs: programs.to_vec(), ..options(args, run_as_self)? })
+}
+
+/// The programs `templates` start (their first words, with `{dir}` a relative folder, so a student's own program is
+/// never taken for a toolchain).
+pub fn programs_of(templates: &[&Template]) -> Vec<OsString> {
+    templates.iter().map(|t| t.expand(std::path::Path::new("."), &[]).0).collect()
+}
+
+/// Starts the toolchains of `programs` once inside `sandbox` before `command` runs any student (see
+/// `runner::preflight`): a toolchain the sandbox keeps from starting is the grader's problem, said once (exit 3).
+///
+/// # Errors
+/// The exit code to return, after the message is printed.
+pub fn preflight(sandbox: &Sandbox, programs: &[OsString], command: &str, err: &mut dyn Write) -> Result<(), u8> {
+    crate::harness::runner::preflight::preflight(sandbox, programs).map_err(|message| {
+        let _ = writeln!(err, "{command}: {message}");
+        exit::INTERNAL
+    })
 }
 
 /// Checks the layers as `args` ask before `command` runs anything untrusted: under `require` a missing layer is

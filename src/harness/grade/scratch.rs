@@ -9,6 +9,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::harness::runner::Sandbox;
+
 /// The name of the owner mark inside a scratch folder.
 pub const OWNER_FILE: &str = ".referee-owner";
 /// Every grader's scratch folder starts with this (`referee-`, `referee-arena-`).
@@ -40,6 +42,36 @@ impl Scratch {
     pub fn path(&self) -> &Path {
         self.dir.path()
     }
+}
+
+/// A copy of a folder for runs under another user, in a scratch folder of its own (removed when dropped).
+#[derive(Debug)]
+pub struct RunCopy {
+    _scratch: Scratch,
+    dir: PathBuf,
+}
+
+impl RunCopy {
+    /// The copy.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// When runs are another user than the grader (as root), a copy of `dir` that user owns, in the system temp
+/// folder; `None` when runs are the grader's own user, who may run in `dir` itself.
+///
+/// # Errors
+/// A one-line message: the folder is too large, unreadable, or the copy cannot be written.
+pub fn run_copy(dir: &Path, sandbox: &Sandbox) -> Result<Option<RunCopy>, String> {
+    if sandbox.identity.is_none() {
+        return Ok(None);
+    }
+    let scratch = Scratch::create(&std::env::temp_dir(), "referee-check-").map_err(|e| e.to_string())?;
+    super::class::make_traversable(scratch.path()).map_err(|e| e.to_string())?;
+    let copy = scratch.path().join("copy");
+    super::workspace::copy_folder(dir, &copy, sandbox).map_err(|e| e.to_string())?;
+    Ok(Some(RunCopy { _scratch: scratch, dir: copy }))
 }
 
 /// Removes every marked scratch folder in `parent` whose owner is no longer running; returns the ones removed.

@@ -131,6 +131,21 @@ pub fn lay_out(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<PathBuf,
     Ok(root)
 }
 
+/// Copies the folder `source` as it is (no top folder unwrapped) into `dest`, with the limits of one submission,
+/// and gives the copy to the sandbox user (see [`hand_over`]): what `check` runs in when runs are another user.
+///
+/// # Errors
+/// [`WorkspaceError`] for an unreadable or oversized folder.
+pub fn copy_folder(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<(), WorkspaceError> {
+    let io_at = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| WorkspaceError::Io { path, source }
+    };
+    fs::create_dir_all(dest).map_err(io_at(dest))?;
+    copy_tree(source, dest, &mut Budget { bytes: 0, files: 0, origin: source.to_path_buf() })?;
+    hand_over(dest, sandbox).map_err(io_at(dest))
+}
+
 /// Checks that the folder `source` fits the limits of one submission, without copying anything (it stops
 /// counting at the first limit passed). A zip is not measured here: its limits are checked as it is extracted.
 ///

@@ -28,6 +28,7 @@ pub mod lease;
 mod limits;
 pub mod plan;
 pub mod policy;
+pub mod preflight;
 pub mod probe;
 pub mod process;
 pub mod report;

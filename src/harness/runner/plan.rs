@@ -15,7 +15,9 @@ use super::Limits;
 /// this executable or one folder up (`target/debug/deps/..` in tests).
 pub fn launcher_path() -> Option<PathBuf> {
     let me = std::env::current_exe().ok()?;
-    if me.file_stem().is_some_and(|s| s == "referee") {
+    // Linux names a deleted (or replaced) executable `<path> (deleted)`; it still runs as itself.
+    let name = me.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if name.strip_suffix(" (deleted)").unwrap_or(&name) == "referee" {
         return Some(if cfg!(target_os = "linux") { PathBuf::from("/proc/self/exe") } else { me });
     }
     if let Some(p) = std::env::var_os("REFEREE_EXE").map(PathBuf::from).filter(|p| p.is_file()) {

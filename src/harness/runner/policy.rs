@@ -92,8 +92,7 @@ impl Grants {
     /// folders become readable, `JAVA_HOME` too when the grader sets it, and on the runs' `PATH` a shim's folder
     /// gives way to the real interpreter's.
     pub fn with_toolchains(mut self, programs: &[OsString], usable: &dyn Fn(&Path) -> bool) -> Grants {
-        let path = std::env::var_os("PATH").unwrap_or_default();
-        self.toolchains = toolchain::discover(programs, &path, usable);
+        self.toolchains = toolchain::discover(programs, &self.env, usable);
         let mut read = std::mem::take(&mut self.read);
         read.extend(self.toolchains.iter().flat_map(|t| t.folders.iter().cloned()));
         if let Some(home) = self.var("JAVA_HOME").map(PathBuf::from).filter(|h| h.is_dir()) {
@@ -224,6 +223,17 @@ pub fn resolve_program(program: &std::ffi::OsStr, sandbox: &Sandbox) -> Result<s
     }
 }
 
+/// As root, when the grader's own `program` (the first on `PATH`) is a Python virtual environment the sandbox user
+/// cannot reach: that environment's folder (runs would get another Python, without its packages).
+pub fn unreachable_venv(program: &std::ffi::OsStr, sandbox: &Sandbox) -> Option<PathBuf> {
+    if sandbox.identity.is_none() || program.to_string_lossy().contains('/') {
+        return None;
+    }
+    let (Some(mine), _) = candidates(program) else { return None };
+    let venv = mine.parent()?.parent()?;
+    (venv.join("pyvenv.cfg").is_file() && !reachable_by_others(&mine)).then(|| venv.to_path_buf())
+}
+
 /// The first `program` on `PATH` (the grader's own resolution) and the first one a sandbox user can reach.
 fn candidates(program: &std::ffi::OsStr) -> (Option<PathBuf>, Option<PathBuf>) {
     let path = std::env::var_os("PATH").unwrap_or_default();
@@ -258,15 +268,17 @@ pub fn resolution_note(program: &std::ffi::OsStr, sandbox: &Sandbox) -> Option<S
     ))
 }
 
-/// Whether a user other than the owner can execute `path`: every folder above it searchable by others and the
-/// file (after links) executable by others.
+/// Whether a user other than the owner can execute `path`: every folder above it, as written and after links,
+/// searchable by others, and the file executable by others.
 fn reachable_by_others(path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         let Ok(real) = std::fs::canonicalize(path) else { return false };
         let mode = |p: &Path| std::fs::metadata(p).map(|m| m.permissions().mode()).unwrap_or(0);
-        real.ancestors().skip(1).all(|dir| mode(dir) & 0o001 != 0) && mode(&real) & 0o001 != 0
+        // The folders on the way as written (a link in a closed folder is as closed) and on the way to the target.
+        let open = |p: &Path| p.ancestors().skip(1).all(|dir| mode(dir) & 0o001 != 0);
+        open(path) && open(&real) && mode(&real) & 0o001 != 0
     }
     #[cfg(not(unix))]
     {

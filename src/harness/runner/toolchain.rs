@@ -72,12 +72,18 @@ pub fn in_system(path: &Path) -> bool {
     SYSTEM.iter().any(|s| path.starts_with(s))
 }
 
-/// The toolchains `programs` name (bare names looked up on `path`, the grader's `PATH`; absolute paths as they
-/// are), plus [`USUAL`] when one of `programs` is not a known interpreter (or none is given). `usable` says whether a run could start
+/// The toolchains `programs` name (bare names looked up on the `PATH` of `run_env`, the runs' environment, which
+/// is also laid over the grader's when a toolchain is asked; absolute paths as they are), plus [`USUAL`] when one of `programs` is not a known interpreter (or none is given). `usable` says whether a run could start
 /// a file at all (as root, runs are another user, who cannot enter `/root`): a toolchain it cannot start is left
 /// out, and the runner finds another one (with a note). Relative paths (`{dir}/prog`, a student's file) are never
 /// looked at.
-pub fn discover(programs: &[OsString], path: &OsStr, usable: &dyn Fn(&Path) -> bool) -> Vec<Toolchain> {
+pub fn discover(
+    programs: &[OsString],
+    run_env: &[(OsString, OsString)],
+    usable: &dyn Fn(&Path) -> bool,
+) -> Vec<Toolchain> {
+    let path = run_env.iter().find(|(n, _)| n == "PATH").map(|(_, v)| v.clone()).unwrap_or_default();
+    let path = path.as_os_str();
     let mut names: Vec<OsString> = Vec::new();
     for program in programs {
         if !names.contains(program) {
@@ -101,7 +107,7 @@ pub fn discover(programs: &[OsString], path: &OsStr, usable: &dyn Fn(&Path) -> b
             std::env::split_paths(path).map(|dir| dir.join(&name)).find(|c| c.is_file() && usable(c))
         };
         let Some(located) = located else { continue };
-        if let Some(toolchain) = ask(&name, &located, usable) {
+        if let Some(toolchain) = ask(&name, &located, usable, run_env) {
             found.push(toolchain);
         }
     }
@@ -109,7 +115,7 @@ pub fn discover(programs: &[OsString], path: &OsStr, usable: &dyn Fn(&Path) -> b
 }
 
 /// The toolchain at `found`: asked when it or its real file lies outside the system folders.
-fn ask(name: &OsStr, found: &Path, usable: &dyn Fn(&Path) -> bool) -> Option<Toolchain> {
+fn ask(name: &OsStr, found: &Path, usable: &dyn Fn(&Path) -> bool, env: &[(OsString, OsString)]) -> Option<Toolchain> {
     let real = std::fs::canonicalize(found).ok()?;
     let kind = Kind::of(name);
     let plain = Toolchain {
@@ -124,7 +130,7 @@ fn ask(name: &OsStr, found: &Path, usable: &dyn Fn(&Path) -> bool) -> Option<Too
     }
     match kind {
         Kind::Python => {
-            let answer = python(found)?;
+            let answer = python(found, env)?;
             let program = PathBuf::from(&answer.executable);
             let shim = std::fs::canonicalize(&program).ok().is_some_and(|p| p != real);
             let program = if shim && usable(&program) { program } else { found.to_path_buf() };
@@ -137,7 +143,7 @@ fn ask(name: &OsStr, found: &Path, usable: &dyn Fn(&Path) -> bool) -> Option<Too
             Some(Toolchain { program, folders: prune(folders), ..plain })
         }
         Kind::Java => {
-            let home = java_home(found, name)?;
+            let home = java_home(found, name, env)?;
             let own = home.join("bin").join(Path::new(name).file_name().unwrap_or(name));
             let shim = !real.starts_with(&home);
             let program = if shim && own.is_file() && usable(&own) { own } else { found.to_path_buf() };
@@ -167,41 +173,49 @@ pub fn prune(folders: Vec<PathBuf>) -> Vec<PathBuf> {
 }
 
 /// What a Python interpreter says about itself.
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, Default)]
 struct PythonAnswer {
     executable: String,
     prefixes: Vec<String>,
     path: Vec<String>,
 }
 
-/// Asks the Python at `program` where it lives.
-fn python(program: &Path) -> Option<PythonAnswer> {
-    const QUESTION: &str = "import sys, json; print(json.dumps({'executable': sys.executable, 'prefixes': \
-                            [sys.prefix, getattr(sys, 'base_prefix', sys.prefix), sys.exec_prefix, \
-                            getattr(sys, 'base_exec_prefix', sys.exec_prefix)], 'path': sys.path}))";
-    // Isolated (`-I`: no PYTHONPATH, no user site), as a run starts it with none of the grader's variables; an
-    // interpreter without `-I` (Python 2) is asked plainly.
-    let answer = |args: &[&str]| -> Option<PythonAnswer> {
-        let (out, _) = output(Command::new(program).args(args))?;
-        serde_json::from_str(String::from_utf8_lossy(&out).lines().last()?).ok()
-    };
-    answer(&["-I", "-c", QUESTION]).or_else(|| answer(&["-c", QUESTION]))
+/// Asks the Python at `program` where it lives (one `key<TAB>value` line each, so that it needs no module beyond
+/// `sys`, and Python 2 answers too).
+fn python(program: &Path, env: &[(OsString, OsString)]) -> Option<PythonAnswer> {
+    const QUESTION: &str = "import sys; p = [sys.prefix, getattr(sys, 'base_prefix', sys.prefix), sys.exec_prefix, \
+                            getattr(sys, 'base_exec_prefix', sys.exec_prefix)]; [sys.stdout.write(k + '\\t' + v + \
+                            '\\n') for k, v in [('executable', sys.executable)] + [('prefix', x) for x in p] + \
+                            [('path', x) for x in sys.path]]";
+    let (out, _) = output(Command::new(program).args(["-c", QUESTION]), env)?;
+    let mut answer = PythonAnswer::default();
+    for line in String::from_utf8_lossy(&out).lines() {
+        match line.split_once('\t') {
+            Some(("executable", value)) => answer.executable = value.to_string(),
+            Some(("prefix", value)) => answer.prefixes.push(value.to_string()),
+            Some(("path", value)) => answer.path.push(value.to_string()),
+            _ => {}
+        }
+    }
+    (!answer.executable.is_empty()).then_some(answer)
 }
 
 /// Asks the JDK tool at `program` for `java.home`.
-fn java_home(program: &Path, name: &OsStr) -> Option<PathBuf> {
+fn java_home(program: &Path, name: &OsStr, env: &[(OsString, OsString)]) -> Option<PathBuf> {
     let flag = if Path::new(name).file_name().is_some_and(|n| n == "java") {
         "-XshowSettings:properties"
     } else {
         "-J-XshowSettings:properties"
     };
-    let (out, err) = output(Command::new(program).args([flag, "-version"]))?;
+    let (out, err) = output(Command::new(program).args([flag, "-version"]), env)?;
     let text = format!("{}{}", String::from_utf8_lossy(&err), String::from_utf8_lossy(&out));
     text.lines().find_map(|l| l.trim().strip_prefix("java.home = ")).map(PathBuf::from)
 }
 
-/// Runs `command` with no input, for at most 20 s; its stdout and stderr.
-fn output(command: &mut Command) -> Option<(Vec<u8>, Vec<u8>)> {
+/// Runs `command` with no input, for at most 20 s, in the grader's environment with the runs' own on top (the TA's
+/// `--env PYTHONPATH=...` counts, as it will in every run); its stdout and stderr.
+fn output(command: &mut Command, env: &[(OsString, OsString)]) -> Option<(Vec<u8>, Vec<u8>)> {
+    command.envs(env.iter().map(|(n, v)| (n, v)));
     let mut child = command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().ok()?;
     let (mut out, mut err) = (child.stdout.take()?, child.stderr.take()?);
     let reader = std::thread::spawn(move || {
@@ -239,7 +253,7 @@ mod tests {
 
     #[test]
     fn a_system_toolchain_needs_no_folder_and_prune_keeps_the_outermost() {
-        let found = discover(&["sh".into()], OsStr::new("/usr/bin:/bin"), &|_| true);
+        let found = discover(&["sh".into()], &[("PATH".into(), "/usr/bin:/bin".into())], &|_| true);
         let sh = found.iter().find(|t| t.name == "sh").unwrap();
         assert!(sh.folders.is_empty() && !sh.is_shim(), "{sh:?}");
         let dir = tempfile::tempdir().unwrap();
