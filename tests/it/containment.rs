@@ -14,9 +14,10 @@ fn is_root() -> bool {
     Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0\n")).unwrap_or(false)
 }
 
-/// Processes anywhere whose environment carries a run marker of the grader with pid `grader`.
+/// Processes anywhere whose environment carries a run marker of the grader with pid `grader`
+/// (`REFEREE_RUN=<pid namespace>-<grader pid>-<start>-<n>`).
 fn leftovers_of(grader: u32) -> Vec<String> {
-    let needle = format!("REFEREE_RUN={grader}-");
+    let grader = grader.to_string();
     let mut found = Vec::new();
     for entry in fs::read_dir("/proc").unwrap().flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -24,7 +25,11 @@ fn leftovers_of(grader: u32) -> Vec<String> {
             continue;
         }
         if let Ok(env) = fs::read(entry.path().join("environ")) {
-            if env.split(|&b| b == 0).any(|v| v.starts_with(needle.as_bytes())) {
+            let marked = env
+                .split(|&b| b == 0)
+                .filter_map(|v| v.strip_prefix(b"REFEREE_RUN="))
+                .any(|value| String::from_utf8_lossy(value).split('-').nth(1) == Some(grader.as_str()));
+            if marked {
                 found.push(name);
             }
         }
@@ -355,5 +360,76 @@ fn hostile_hand_ins_get_no_marks_no_bytes_and_no_blame_shifted_in_every_layer_se
         assert_eq!(output.status.code(), Some(1), "{set}: {}", String::from_utf8_lossy(&output.stderr));
         let landlock = layers.as_deref().map_or(true, |l| l.contains("landlock"));
         assert_hostile_class_got_nothing(set, &out, &notes, landlock, is_root());
+    }
+}
+
+/// Issue 22, item 11: two graders with different temp folders lease different uids at the same moment; a uid with a
+/// live process (started by no grader) is not lent; the start-up sweep kills the runs a dead grader of this PID
+/// namespace left, never those whose marker names another namespace (a grader in a container, seen from the host).
+#[test]
+fn uid_leases_are_machine_wide_and_sweeps_touch_only_their_own_runs() {
+    if !is_root() {
+        eprintln!("SKIPPED uid leases: only as root (runs get leased uids)");
+        return;
+    }
+    use std::os::unix::fs::MetadataExt;
+    let work = tempfile::tempdir().unwrap();
+    // A process of the first leasable uid that no grader started.
+    let mut squatter = Command::new("setpriv")
+        .args(["--reuid=600000", "--regid=65534", "--clear-groups", "sleep", "30"])
+        .spawn()
+        .unwrap();
+    let namespace = fs::metadata("/proc/self/ns/pid").unwrap().ino();
+    let mut dead = Command::new("true").spawn().unwrap();
+    let dead_pid = dead.id();
+    dead.wait().unwrap();
+    // Left by a dead grader of this namespace, and by one of another namespace.
+    let mut orphan =
+        Command::new("sleep").arg("30").env("REFEREE_RUN", format!("{namespace}-{dead_pid}-1-0")).spawn().unwrap();
+    let mut foreign = Command::new("sleep")
+        .arg("30")
+        .env("REFEREE_RUN", format!("{}-{dead_pid}-1-0", namespace + 1))
+        .spawn()
+        .unwrap();
+    let suite = one_case_suite(work.path());
+    let graders: Vec<(std::process::Child, std::path::PathBuf)> = ["a", "b"]
+        .iter()
+        .map(|name| {
+            let tmp = work.path().join(format!("tmp-{name}"));
+            let class = work.path().join(format!("class-{name}"));
+            let dir = class.join(format!("s-{name}"));
+            fs::create_dir_all(&dir).unwrap();
+            fs::create_dir_all(&tmp).unwrap();
+            fs::copy(fixture("hostile/whoami_slow.py"), dir.join("takestones.py")).unwrap();
+            let out = work.path().join(format!("out-{name}"));
+            let child = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+                .args(["grade", "--suite", &suite, "--submissions"])
+                .arg(&class)
+                .arg("--out")
+                .arg(&out)
+                .args(["--cmd", &format!("{} {{dir}}/takestones.py {{args}}", python())])
+                .env("TMPDIR", &tmp)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            (child, out.join(format!("results/s-{name}.json")))
+        })
+        .collect();
+    let mut uids = Vec::new();
+    for (mut child, result) in graders {
+        child.wait().unwrap();
+        let s: SubmissionResult = serde_json::from_slice(&fs::read(&result).unwrap()).unwrap();
+        let text = s.cases[0].stdout.text.clone();
+        uids.push(text.trim().strip_prefix("uid ").unwrap_or_else(|| panic!("{text}")).parse::<u32>().unwrap());
+    }
+    assert_ne!(uids[0], uids[1], "two graders ran their students under one uid at once");
+    assert!(!uids.contains(&600_000), "a uid with a live process was lent: {uids:?}");
+    assert!(orphan.try_wait().unwrap().is_some(), "the dead grader's run of this namespace was not swept");
+    assert!(foreign.try_wait().unwrap().is_none(), "another namespace's run was killed");
+    assert!(squatter.try_wait().unwrap().is_none(), "a process no grader started was killed");
+    for mut process in [foreign, squatter] {
+        let _ = process.kill();
+        let _ = process.wait();
     }
 }

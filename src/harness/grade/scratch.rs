@@ -9,6 +9,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::harness::runner::sandbox::start_time;
 use crate::harness::runner::Sandbox;
 
 /// The name of the owner mark inside a scratch folder.
@@ -104,14 +105,6 @@ fn owner_is_running(mark: &str) -> bool {
         return true;
     };
     start_time(pid) == Some(started)
-}
-
-/// The start time of `pid` in clock ticks since boot (field 22 of `/proc/<pid>/stat`), `None` if there is no such
-/// process. The command name (field 2) may hold spaces and parentheses, so fields are counted after its last `)`.
-fn start_time(pid: u32) -> Option<u64> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    after_name.split_whitespace().nth(19)?.parse().ok()
 }
 
 #[cfg(test)]

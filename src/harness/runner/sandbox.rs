@@ -2,9 +2,9 @@
 //! process groups, finding and killing processes that escaped the group, and handing a folder over to the sandbox
 //! user. (Who runs as whom, with what, is [`super::policy`].)
 //!
-//! Every run's environment carries `REFEREE_RUN=<grader pid>-<n>`. A process that leaves the group (`setsid`)
-//! still carries it, so it can be found in `/proc` and killed; the same marker lets a later grader clean up runs
-//! left behind by one that was itself killed.
+//! Every run's environment carries `REFEREE_RUN=<pid namespace>-<grader pid>-<start>-<n>`. A process that leaves
+//! the group (`setsid`) still carries it, so it can be found in `/proc` and killed; the same marker lets a later
+//! grader of the same PID namespace clean up runs left behind by one that was itself killed, and only those.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -18,10 +18,57 @@ use super::Limits;
 /// The environment variable that marks a run's processes.
 pub const MARKER_VAR: &str = "REFEREE_RUN";
 
-/// A fresh marker value for one run.
+/// A fresh marker value for one run: `<pid namespace inode>-<grader pid>-<grader start time>-<n>`, so that a
+/// later sweep can prove whose run a process is: a grader in another PID namespace (a container, or the host seen
+/// from one) has another inode and is never touched, and a reused pid has another start time.
 pub fn next_marker() -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    format!("{}-{}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed))
+    let (namespace, pid, start) = grader_identity();
+    format!("{namespace}-{pid}-{start}-{}", COUNTER.fetch_add(1, Ordering::Relaxed))
+}
+
+/// This grader as markers name it: its PID namespace's inode, its pid, its start time.
+fn grader_identity() -> (u64, u32, u64) {
+    static ME: OnceLock<(u64, u32, u64)> = OnceLock::new();
+    *ME.get_or_init(|| {
+        let pid = std::process::id();
+        (pid_namespace("self").unwrap_or(0), pid, start_time(pid).unwrap_or(0))
+    })
+}
+
+/// The inode of the PID namespace of process `who` (`self` or a pid).
+fn pid_namespace(who: &str) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(format!("/proc/{who}/ns/pid")).ok().map(|m| m.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = who;
+        None
+    }
+}
+
+/// The start time of `pid` in clock ticks since boot (field 22 of `/proc/<pid>/stat`), `None` if there is no such
+/// process. The command name (field 2) may hold spaces and parentheses, so fields are counted after its last `)`.
+pub fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Whether `value`, a marker, names a run of a grader of this PID namespace that is no longer running.
+fn abandoned(value: &str) -> bool {
+    let mut fields = value.split('-').map(str::parse::<u64>);
+    let (Some(Ok(namespace)), Some(Ok(pid)), Some(Ok(start)), Some(Ok(_)), None) =
+        (fields.next(), fields.next(), fields.next(), fields.next(), fields.next())
+    else {
+        return false;
+    };
+    let ours = namespace == grader_identity().0;
+    let running = u32::try_from(pid).ok().and_then(start_time) == Some(start);
+    ours && !running
 }
 
 /// Pids of children spawned by the runner and not yet waited for: the orphan reaper must never touch them.
@@ -103,7 +150,7 @@ pub(crate) enum GroupSignal {
 }
 
 /// Kills every process whose environment carries `MARKER_VAR=<marker>` (with `marker = None`, every marked process
-/// whose grader is no longer alive). Returns how many were killed. Linux only; elsewhere 0.
+/// of a grader of this PID namespace that is no longer running: never another namespace's, never a live grader's). Returns how many were killed. Linux only; elsewhere 0.
 pub fn kill_marked(marker: Option<&str>) -> usize {
     #[cfg(target_os = "linux")]
     {
@@ -147,16 +194,11 @@ fn marked_processes(marker: Option<&str>) -> Vec<i32> {
                 let value = String::from_utf8_lossy(value);
                 match marker {
                     Some(m) => value == m,
-                    None => value.split('-').next().and_then(|p| p.parse::<u32>().ok()).is_some_and(|p| !alive(p)),
+                    None => abandoned(&value),
                 }
             })
         })
         .collect()
-}
-
-#[cfg(target_os = "linux")]
-fn alive(pid: u32) -> bool {
-    Path::new(&format!("/proc/{pid}")).exists()
 }
 
 /// Makes this process the reaper of its orphaned descendants, so a daemonizing submission's processes come back
