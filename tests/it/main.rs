@@ -7,6 +7,7 @@ mod clap_errors;
 mod classroom50;
 mod cli;
 mod containment;
+mod deploy;
 mod diagnose;
 mod gen;
 mod grade;
