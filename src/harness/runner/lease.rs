@@ -80,8 +80,8 @@ pub fn lease() -> Option<Lease> {
             .ok()?;
         rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive).ok()?;
         // Locked now: a process of the uid that appeared since the scan (a run of a grader whose lock this one
-        // cannot see) still keeps it from being lent.
-        if uid_in_use(uid) {
+        // cannot see) still keeps it from being lent, and so do System V objects it cannot remove.
+        if uid_in_use(uid) || (clean_ipc(uid) > 0 && !ipc_objects(uid).is_empty()) {
             return None;
         }
         Some(Lease { uid: Some(uid), _lock: Some(file) })
@@ -103,4 +103,41 @@ fn uids_in_use() -> HashSet<u32> {
 /// Whether a process of `uid` is alive.
 pub fn uid_in_use(uid: u32) -> bool {
     uids_in_use().contains(&uid)
+}
+
+/// The System V IPC objects (shared memory, queues, semaphores) owned or created by `uid`, as `ipcrm` options
+/// (`-m ID`, `-q ID`, `-s ID`), from `/proc/sysvipc`.
+fn ipc_objects(uid: u32) -> Vec<(&'static str, String)> {
+    let mut found = Vec::new();
+    // The columns of uid and cuid in each table.
+    for (table, option, columns) in [("shm", "-m", [7, 9]), ("msg", "-q", [7, 9]), ("sem", "-s", [4, 6])] {
+        let Ok(text) = std::fs::read_to_string(format!("/proc/sysvipc/{table}")) else { continue };
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let owned = columns.iter().any(|&c| fields.get(c).and_then(|f| f.parse::<u32>().ok()) == Some(uid));
+            if let (true, Some(id)) = (owned, fields.get(1)) {
+                found.push((option, (*id).to_string()));
+            }
+        }
+    }
+    found
+}
+
+/// After a run of `uid` that shared the machine's IPC namespace: removes the System V objects it left (a segment
+/// outlives its run and is charged to the slot's memory, so the next student there would be killed for it), and
+/// retires the uid when any is left. Returns how many it found.
+pub fn clean_ipc(uid: u32) -> usize {
+    let found = ipc_objects(uid);
+    for (option, id) in &found {
+        let _ = std::process::Command::new("ipcrm")
+            .args([*option, id.as_str()])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+    if !found.is_empty() && !ipc_objects(uid).is_empty() {
+        retire(uid);
+    }
+    found.len()
 }

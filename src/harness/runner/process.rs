@@ -282,6 +282,11 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         }
     }
     state.leftovers |= sandbox::reap_orphans(&marker) > 0;
+    // Sharing the machine's IPC namespace, a run's System V objects outlive it: removed now (and the uid retired
+    // when they cannot be).
+    if let Some(id) = spec.sandbox.identity.filter(|i| i.uid >= super::lease::UID_BASE && !spec.sandbox.layers.ipc) {
+        super::lease::clean_ipc(id.uid);
+    }
     for t in threads {
         if t.is_finished() {
             let _ = t.join();

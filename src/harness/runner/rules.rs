@@ -85,11 +85,13 @@ pub fn landlock(cwd: &Path, writable: &[PathBuf], readable: &[PathBuf], private_
 /// Installs the seccomp filter: `keyctl`, `add_key` and `request_key` fail with ENOSYS (the uid's kernel keyrings
 /// outlive a run and are shared by every run of the uid: a channel to the next student), netlink user sockets with
 /// EPERM (runs sharing the grader's network namespace could talk over them), and io_uring with EPERM (it can make
-/// sockets without the `socket` call). Needs no privilege (it sets `no_new_privs`, as Landlock does).
+/// sockets without the `socket` call). With `no_ipc_namespace` (the run shares the machine's IPC namespace), System V
+/// IPC and POSIX message queues fail with ENOSYS too: their objects outlive the run and reach every neighbour.
+/// Needs no privilege (it sets `no_new_privs`, as Landlock does).
 ///
 /// # Errors
 /// When the kernel refuses the filter (no seccomp).
-pub fn seccomp() -> Result<(), String> {
+pub fn seccomp(no_ipc_namespace: bool) -> Result<(), String> {
     use seccompiler::{
         BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
         TargetArch,
@@ -118,6 +120,11 @@ pub fn seccomp() -> Result<(), String> {
     for call in [libc_call::KEYCTL, libc_call::ADD_KEY, libc_call::REQUEST_KEY] {
         keys.insert(call, Vec::new());
     }
+    if no_ipc_namespace {
+        for call in libc_call::IPC {
+            keys.insert(call, Vec::new());
+        }
+    }
     let mut sockets: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
     let condition = |index: u8, value: u64| {
         SeccompCondition::new(index, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value).map_err(|e| fail(&e))
@@ -140,6 +147,9 @@ mod libc_call {
         pub const ADD_KEY: i64 = 248;
         pub const REQUEST_KEY: i64 = 249;
         pub const SOCKET: i64 = 41;
+        /// shmget, shmat, shmctl, shmdt, semget, semop, semctl, semtimedop, msgget, msgsnd, msgrcv, msgctl,
+        /// mq_open, mq_unlink, mq_timedsend, mq_timedreceive, mq_notify, mq_getsetattr.
+        pub const IPC: [i64; 18] = [29, 30, 31, 67, 64, 65, 66, 220, 68, 69, 70, 71, 240, 241, 242, 243, 244, 245];
     }
     #[cfg(not(target_arch = "x86_64"))]
     mod numbers {
@@ -148,6 +158,9 @@ mod libc_call {
         pub const ADD_KEY: i64 = 217;
         pub const REQUEST_KEY: i64 = 218;
         pub const SOCKET: i64 = 198;
+        /// The same calls as on x86_64, by the generic table's numbers.
+        pub const IPC: [i64; 18] =
+            [194, 196, 195, 197, 190, 193, 191, 192, 186, 189, 188, 187, 180, 181, 182, 183, 184, 185];
     }
     pub use numbers::*;
     pub const IO_URING_SETUP: i64 = 425;

@@ -58,8 +58,9 @@ pub fn start_time(pid: u32) -> Option<u64> {
     after_name.split_whitespace().nth(19)?.parse().ok()
 }
 
-/// Whether `value`, a marker, names a run of a grader of this PID namespace that is no longer running.
-fn abandoned(value: &str) -> bool {
+/// Whether `value`, a marker, names a run of a grader of this PID namespace that is no longer running (its pid
+/// gone, or taken by a process with another start time).
+pub fn abandoned(value: &str) -> bool {
     let mut fields = value.split('-').map(str::parse::<u64>);
     let (Some(Ok(namespace)), Some(Ok(pid)), Some(Ok(start)), Some(Ok(_)), None) =
         (fields.next(), fields.next(), fields.next(), fields.next(), fields.next())
