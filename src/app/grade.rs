@@ -155,6 +155,11 @@ impl Setup {
                 .and_then(|b| usize::try_from(b).ok())
                 .ok_or(format!("--output-limit: '{o}' is not a size like 8MiB"))?;
         }
+        if let Some(d) = &args.disk_limit {
+            limits.disk_bytes = parse_bytes(d)
+                .filter(|&b| b > 0)
+                .ok_or(format!("--disk-limit: '{d}' is not a size like 256MiB or 1GiB"))?;
+        }
         let build_timeout = args
             .build_timeout
             .as_deref()

@@ -433,3 +433,215 @@ fn uid_leases_are_machine_wide_and_sweeps_touch_only_their_own_runs() {
         let _ = process.wait();
     }
 }
+
+/// A class of `students` (id, fixture under `hostile/`, placeholder replacements) graded with `-j jobs` against
+/// `suite` with `extra` arguments; each student's result.
+fn grade_fixtures(
+    work: &Path,
+    name: &str,
+    students: &[(&str, &str, &[(&str, &str)])],
+    suite: &str,
+    extra: &[&str],
+) -> std::collections::BTreeMap<String, SubmissionResult> {
+    let class = work.join(format!("class-{name}"));
+    for (id, program, replace) in students {
+        crate::sandbox::student(&class, id, program, replace);
+    }
+    Command::new("chmod").args(["-R", "a+rX"]).arg(&class).status().unwrap();
+    let out = work.join(format!("out-{name}"));
+    let output = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(["grade", "--suite", suite, "--submissions"])
+        .arg(&class)
+        .arg("--out")
+        .arg(&out)
+        .args(["--cmd", &format!("{} {{dir}}/takestones.py {{args}}", python()), "--color", "never"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{name}: {stderr}");
+    students
+        .iter()
+        .map(|(id, _, _)| {
+            let path = out.join(format!("results/{id}.json"));
+            let text = fs::read(&path).unwrap_or_else(|e| panic!("{name}: {}: {e}: {stderr}", path.display()));
+            (id.to_string(), serde_json::from_slice(&text).unwrap())
+        })
+        .collect()
+}
+
+/// The layers `referee sandbox` says are in force here.
+fn layers_on() -> Vec<String> {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("referee")).arg("sandbox").output().unwrap();
+    crate::sandbox::parse_layers(&String::from_utf8_lossy(&out.stdout))
+        .into_iter()
+        .filter(|(name, on, _)| *on && !["user", "limits"].contains(&name.as_str()))
+        .map(|(name, _, _)| name)
+        .collect()
+}
+
+/// System V objects on this machine (shared memory and message queues) under the fixtures' key 0x5EF0CAFE.
+fn sysv_objects_with_fixture_key() -> Vec<String> {
+    let key = 0x5EF0_CAFE_u32.to_string();
+    ["shm", "msg"]
+        .iter()
+        .flat_map(|table| {
+            let text = fs::read_to_string(format!("/proc/sysvipc/{table}")).unwrap_or_default();
+            text.lines()
+                .skip(1)
+                .filter(|l| l.split_whitespace().next() == Some(key.as_str()))
+                .map(|l| format!("{table}: {l}"))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Issue 22, item 4: a run that opens every channel no file stands for (a System V segment and queue, a key in its
+/// uid's keyring, a netlink user socket, a Unix socket in its folder) beside a classmate who looks for them. In
+/// every layer set this machine has, the classmate finds nothing, and nothing of the run is left on the machine
+/// after grading. As root also with neither an IPC namespace nor seccomp: what the run left is removed after it
+/// (the slot's uid is cleaned before anyone else gets it).
+#[test]
+fn ipc_objects_keyrings_and_sockets_reach_no_classmate_and_outlive_no_run() {
+    let work = tempfile::tempdir().unwrap();
+    let suite = one_case_suite(work.path());
+    let mut sets = layer_sets();
+    let on = layers_on();
+    if is_root() {
+        let bare: Vec<String> = on.iter().filter(|n| !["ipc", "seccomp"].contains(&n.as_str())).cloned().collect();
+        sets.push(("no-ipc-no-seccomp", Some(bare.join(","))));
+    }
+    for (set, layers) in &sets {
+        let mut extra = vec!["-j", "2", "--timeout", "8s"];
+        if let Some(layers) = layers {
+            extra.extend(["--sandbox-layers", layers.as_str()]);
+        }
+        let students: [(&str, &str, &[(&str, &str)]); 2] =
+            [("a-leaver", "ipc_leave", &[]), ("b-finder", "ipc_find", &[])];
+        let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
+        let left = &results["a-leaver"].cases[0].stdout.text;
+        let found = &results["b-finder"].cases[0].stdout.text;
+        eprintln!("{set}: leaver {left:?} finder {found:?}");
+        let layer = |name: &str| layers.as_deref().map_or(on.iter().any(|n| n == name), |l| l.contains(name));
+        assert_eq!(sysv_objects_with_fixture_key(), Vec::<String>::new(), "{set}: left on the machine");
+        if layer("ipc") || layer("seccomp") {
+            for line in ["shm none", "mq none", "key none"] {
+                assert!(found.lines().any(|l| l == line), "{set}: the classmate got something: {found}");
+            }
+            assert!(!found.contains("mq found"), "{set}: {found}");
+        }
+        if layer("seccomp") {
+            assert!(found.contains("netlink refused"), "{set}: {found}");
+            assert!(left.contains("key refused") && left.contains("netlink refused"), "{set}: {left}");
+        }
+        if layer("seccomp") && !layer("ipc") {
+            assert!(left.contains("shm refused") && left.contains("mq refused"), "{set}: {left}");
+        }
+        if layer("landlock") {
+            assert!(left.contains("unix refused"), "{set}: {left}");
+        }
+        // A socket file in its own folder: none under Landlock, and as root the folder is its uid's alone.
+        if layer("landlock") || is_root() {
+            assert!(found.lines().any(|l| l == "unix refused"), "{set}: {found}");
+        }
+    }
+}
+
+/// Issue 22, item 6: every case runs in a fresh copy of the built hand-in with its own `HOME` and `TMPDIR`: a
+/// program that leaves its arguments behind and rewrites its own source finds nothing of the earlier cases, in
+/// every layer set.
+#[test]
+fn each_case_starts_from_a_fresh_copy_with_its_own_home_and_tmpdir() {
+    let work = tempfile::tempdir().unwrap();
+    let suite = work.path().join("three.toml");
+    let cases: String = (3..6)
+        .map(|n| format!("[[case]]\nname = \"c{n}\"\nargs = \"{n} 0 0\"\nreference = true\nvisibility = \"hidden\"\n"))
+        .collect();
+    fs::write(&suite, format!("[reference]\ngame = \"takestones\"\n{cases}")).unwrap();
+    let suite = suite.display().to_string();
+    for (set, layers) in layer_sets() {
+        let mut extra = vec!["-j", "1"];
+        if let Some(layers) = &layers {
+            extra.extend(["--sandbox-layers", layers.as_str()]);
+        }
+        let students: [(&str, &str, &[(&str, &str)]); 1] = [("carrier", "case_carry", &[])];
+        let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
+        let cases = &results["carrier"].cases;
+        assert_eq!(cases.len(), 3, "{set}");
+        for case in cases {
+            assert_eq!(case.stdout.text, "seen 0\nhome inside\n", "{set}: {}: {}", case.name, case.detail);
+        }
+    }
+}
+
+/// Issue 22, item 5: a run that fills its folder is stopped at its disk budget (`--disk-limit 8MiB`) and fails as
+/// over it, long before it has written what it meant to; a correct program graded with the same budget passes.
+#[test]
+fn a_run_that_fills_the_disk_is_stopped_at_its_budget_and_named_for_it() {
+    let work = tempfile::tempdir().unwrap();
+    let suite = one_case_suite(work.path());
+    for (set, layers) in layer_sets() {
+        let mut extra = vec!["-j", "2", "--disk-limit", "8MiB", "--timeout", "20s"];
+        if let Some(layers) = &layers {
+            extra.extend(["--sandbox-layers", layers.as_str()]);
+        }
+        let class = work.path().join(format!("class-{set}"));
+        fs::create_dir_all(class.join("good")).unwrap();
+        fs::copy(fixture("submissions/python-stats/takestones.py"), class.join("good/takestones.py")).unwrap();
+        let students: [(&str, &str, &[(&str, &str)]); 1] = [("filler", "disk_filler", &[])];
+        let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
+        let case = &results["filler"].cases[0];
+        assert_eq!(case.status, Status::Crashed, "{set}: {}", case.detail);
+        assert!(case.detail.contains("disk budget of 8 MiB"), "{set}: {}", case.detail);
+        let wrote =
+            case.stdout.text.lines().last().and_then(|l| l.strip_prefix("wrote ")).map_or(0, |n| n.parse().unwrap());
+        eprintln!("{set}: the filler wrote {wrote} MiB before it was stopped ({} ms)", case.elapsed_ms);
+        assert!(wrote < 512, "{set}: it wrote everything it meant to");
+        let good: SubmissionResult =
+            serde_json::from_slice(&fs::read(work.path().join(format!("out-{set}/results/good.json"))).unwrap())
+                .unwrap();
+        assert_eq!(good.score, good.max_score, "{set}: {}", good.cases[0].detail);
+    }
+}
+
+/// Issue 22, item 10: the host's Unix sockets in `/tmp` and `/run`, open to every user, are out of a run's reach
+/// where the mount layer is in force (a private `/tmp`, an empty `/run`); where it is not, the test says so.
+#[test]
+fn host_sockets_in_tmp_and_run_are_out_of_reach_with_the_mount_layer() {
+    use std::os::unix::net::UnixListener;
+    let work = tempfile::tempdir().unwrap();
+    let suite = one_case_suite(work.path());
+    let tag = format!("referee-host-{}.sock", std::process::id());
+    let paths: Vec<std::path::PathBuf> =
+        ["/tmp", "/run"].iter().map(|d| Path::new(d).join(&tag)).filter(|p| p.parent().unwrap().is_dir()).collect();
+    let listeners: Vec<UnixListener> = paths
+        .iter()
+        .map(|p| {
+            let _ = fs::remove_file(p);
+            let l = UnixListener::bind(p).unwrap();
+            Command::new("chmod").arg("777").arg(p).status().unwrap();
+            l.set_nonblocking(true).unwrap();
+            l
+        })
+        .collect();
+    let list = format!("{:?}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>());
+    for (set, layers) in layer_sets() {
+        let mut extra = vec!["-j", "1"];
+        if let Some(layers) = &layers {
+            extra.extend(["--sandbox-layers", layers.as_str()]);
+        }
+        let students: [(&str, &str, &[(&str, &str)]); 1] = [("caller", "host_socket", &[("@SOCKETS@", &list)])];
+        let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
+        let text = &results["caller"].cases[0].stdout.text;
+        let accepted = listeners.iter().filter(|l| l.accept().is_ok()).count();
+        let mount = layers.as_deref().map_or(layers_on().iter().any(|n| n == "mount"), |l| l.contains("mount"));
+        eprintln!("{set}: mount {mount}: {accepted} host socket(s) reached: {text:?}");
+        if mount {
+            assert_eq!(accepted, 0, "{set}: {text}");
+            assert_eq!(text.lines().filter(|l| l.contains(": refused (")).count(), paths.len(), "{set}: {text}");
+        }
+    }
+    for p in &paths {
+        let _ = fs::remove_file(p);
+    }
+}

@@ -13,13 +13,14 @@
 //! - [`process::run`]: one run, from [`RunSpec`] to [`RunOutcome`]: spawn, limit, feed, capture, time out, kill.
 //! - [`sandbox`]: group signals, marker-based cleanup, handing folders over to the sandbox user.
 //! - [`cgroup_slot`]: where a run's processes go: its own cgroup, or (v1) its grading thread's.
-//! - [`Limits`]: time, CPU, memory, output, processes, file size, disk.
+//! - [`Limits`]: time, CPU, memory, output, processes, file size, disk ([`disk`] watches a run's folder).
 //! - [`Template`]: `--cmd` / `--build` templates.
 
 pub mod cgroup;
 pub mod cgroup_slot;
 #[cfg(target_os = "linux")]
 mod confine;
+pub mod disk;
 #[cfg(target_os = "linux")]
 mod exec;
 pub mod launcher;

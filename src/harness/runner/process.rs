@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::cgroup_slot::Placement;
+use super::disk::DiskWatch;
 use super::plan::{self, Extras};
 use super::report::ReportPipe;
 use super::sandbox::{self, GroupSignal, Sandbox, MARKER_VAR};
@@ -71,6 +72,8 @@ pub struct RunOutcome {
     pub elapsed: Duration,
     /// Processes it left running after the main process exited (all killed).
     pub leftovers: bool,
+    /// Its folder grew past the disk budget (`Limits::disk_bytes`); killed there.
+    pub disk_limited: bool,
     /// The program inside the run's folder could not be started, and why (a link, a missing file, no execute
     /// bit, not a program): the submission's doing, reported by the launcher out of band.
     pub refused: Option<String>,
@@ -175,6 +178,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
             command.uid(id.uid).gid(id.gid);
         }
     }
+    let mut disk = DiskWatch::start(&spec.cwd, spec.limits.disk_bytes);
     let start = Instant::now();
     let mut child = sandbox::spawn_managed(|| {
         let child = command.spawn()?;
@@ -259,6 +263,10 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
                     state.cancelled = true;
                     sandbox::signal_group(pid, GroupSignal::Kill);
                     sandbox::kill_marked(Some(&marker));
+                } else if state.exit.is_none() && !state.disk_limited && disk.over(false) {
+                    state.disk_limited = true;
+                    sandbox::signal_group(pid, GroupSignal::Kill);
+                    sandbox::kill_marked(Some(&marker));
                 } else if state.exit.is_none() && kill_at.is_none() && now >= deadline {
                     state.timed_out = true;
                     sandbox::signal_group(pid, GroupSignal::Terminate);
@@ -282,6 +290,8 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         }
     }
     state.leftovers |= sandbox::reap_orphans(&marker) > 0;
+    // Between two looks a program may write and exit: its folder is measured once more at the end.
+    state.disk_limited |= !state.cancelled && disk.over(true);
     // Sharing the machine's IPC namespace, a run's System V objects outlive it: removed now (and the uid retired
     // when they cannot be).
     if let Some(id) = spec.sandbox.identity.filter(|i| i.uid >= super::lease::UID_BASE && !spec.sandbox.layers.ipc) {
@@ -323,6 +333,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         stderr_truncated,
         elapsed: state.elapsed,
         leftovers: state.leftovers,
+        disk_limited: state.disk_limited,
         refused,
     })
 }
@@ -373,6 +384,7 @@ struct Watch {
     output_limited: bool,
     cancelled: bool,
     leftovers: bool,
+    disk_limited: bool,
     elapsed: Duration,
 }
 
