@@ -434,12 +434,15 @@ fn uid_leases_are_machine_wide_and_sweeps_touch_only_their_own_runs() {
     }
 }
 
+/// A student of [`grade_fixtures`]: id, fixture under `hostile/`, placeholder replacements.
+type Student<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+
 /// A class of `students` (id, fixture under `hostile/`, placeholder replacements) graded with `-j jobs` against
 /// `suite` with `extra` arguments; each student's result.
 fn grade_fixtures(
     work: &Path,
     name: &str,
-    students: &[(&str, &str, &[(&str, &str)])],
+    students: &[Student],
     suite: &str,
     extra: &[&str],
 ) -> std::collections::BTreeMap<String, SubmissionResult> {
@@ -516,8 +519,7 @@ fn ipc_objects_keyrings_and_sockets_reach_no_classmate_and_outlive_no_run() {
         if let Some(layers) = layers {
             extra.extend(["--sandbox-layers", layers.as_str()]);
         }
-        let students: [(&str, &str, &[(&str, &str)]); 2] =
-            [("a-leaver", "ipc_leave", &[]), ("b-finder", "ipc_find", &[])];
+        let students: [Student; 2] = [("a-leaver", "ipc_leave", &[]), ("b-finder", "ipc_find", &[])];
         let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
         let left = &results["a-leaver"].cases[0].stdout.text;
         let found = &results["b-finder"].cases[0].stdout.text;
@@ -564,7 +566,7 @@ fn each_case_starts_from_a_fresh_copy_with_its_own_home_and_tmpdir() {
         if let Some(layers) = &layers {
             extra.extend(["--sandbox-layers", layers.as_str()]);
         }
-        let students: [(&str, &str, &[(&str, &str)]); 1] = [("carrier", "case_carry", &[])];
+        let students: [Student; 1] = [("carrier", "case_carry", &[])];
         let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
         let cases = &results["carrier"].cases;
         assert_eq!(cases.len(), 3, "{set}");
@@ -588,7 +590,7 @@ fn a_run_that_fills_the_disk_is_stopped_at_its_budget_and_named_for_it() {
         let class = work.path().join(format!("class-{set}"));
         fs::create_dir_all(class.join("good")).unwrap();
         fs::copy(fixture("submissions/python-stats/takestones.py"), class.join("good/takestones.py")).unwrap();
-        let students: [(&str, &str, &[(&str, &str)]); 1] = [("filler", "disk_filler", &[])];
+        let students: [Student; 1] = [("filler", "disk_filler", &[])];
         let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
         let case = &results["filler"].cases[0];
         assert_eq!(case.status, Status::Crashed, "{set}: {}", case.detail);
@@ -630,7 +632,7 @@ fn host_sockets_in_tmp_and_run_are_out_of_reach_with_the_mount_layer() {
         if let Some(layers) = &layers {
             extra.extend(["--sandbox-layers", layers.as_str()]);
         }
-        let students: [(&str, &str, &[(&str, &str)]); 1] = [("caller", "host_socket", &[("@SOCKETS@", &list)])];
+        let students: [Student; 1] = [("caller", "host_socket", &[("@SOCKETS@", &list)])];
         let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
         let text = &results["caller"].cases[0].stdout.text;
         let accepted = listeners.iter().filter(|l| l.accept().is_ok()).count();
