@@ -170,7 +170,7 @@ impl Drop for RunCgroup {
 
 /// Whether run cgroups can be made here: `Ok` with what they hold, or why not. Also removes the run cgroups of
 /// graders that are gone (a grader that exits or is killed may leave its last ones behind, empty). Run cgroups are
-/// named after their run's marker (`referee-<pid namespace>-<grader pid>-<start time>-<n>`), so only a grader of
+/// named after their run's marker (`referee-<grader pid>-<pid namespace>-<start time>-<n>`), so only a grader of
 /// this PID namespace whose pid and start time no longer match a live process is taken for gone: a grader in a
 /// fresh container has the same pid as the one before it but another start time, and the cgroups of a grader in
 /// another namespace (which may be pooled for its next run) are never touched.

@@ -2,7 +2,7 @@
 //! process groups, finding and killing processes that escaped the group, and handing a folder over to the sandbox
 //! user. (Who runs as whom, with what, is [`super::policy`].)
 //!
-//! Every run's environment carries `REFEREE_RUN=<pid namespace>-<grader pid>-<start>-<n>`. A process that leaves
+//! Every run's environment carries `REFEREE_RUN=<grader pid>-<pid namespace>-<start>-<n>`. A process that leaves
 //! the group (`setsid`) still carries it, so it can be found in `/proc` and killed; the same marker lets a later
 //! grader of the same PID namespace clean up runs left behind by one that was itself killed, and only those.
 
@@ -18,13 +18,15 @@ use super::Limits;
 /// The environment variable that marks a run's processes.
 pub const MARKER_VAR: &str = "REFEREE_RUN";
 
-/// A fresh marker value for one run: `<pid namespace inode>-<grader pid>-<grader start time>-<n>`, so that a
+/// A fresh marker value for one run: `<grader pid>-<pid namespace inode>-<grader start time>-<n>`, so that a
 /// later sweep can prove whose run a process is: a grader in another PID namespace (a container, or the host seen
 /// from one) has another inode and is never touched, and a reused pid has another start time.
 pub fn next_marker() -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let (namespace, pid, start) = grader_identity();
-    format!("{namespace}-{pid}-{start}-{}", COUNTER.fetch_add(1, Ordering::Relaxed))
+    // The grader's pid comes first: older graders on the same machine take the first field for the pid of a
+    // grader that must be alive, and would kill every run whose marker starts with anything else.
+    format!("{pid}-{namespace}-{start}-{}", COUNTER.fetch_add(1, Ordering::Relaxed))
 }
 
 /// This grader as markers name it: its PID namespace's inode, its pid, its start time.
@@ -62,7 +64,7 @@ pub fn start_time(pid: u32) -> Option<u64> {
 /// gone, or taken by a process with another start time).
 pub fn abandoned(value: &str) -> bool {
     let mut fields = value.split('-').map(str::parse::<u64>);
-    let (Some(Ok(namespace)), Some(Ok(pid)), Some(Ok(start)), Some(Ok(_)), None) =
+    let (Some(Ok(pid)), Some(Ok(namespace)), Some(Ok(start)), Some(Ok(_)), None) =
         (fields.next(), fields.next(), fields.next(), fields.next(), fields.next())
     else {
         return false;
