@@ -663,3 +663,54 @@ fn host_sockets_in_tmp_and_run_are_out_of_reach_with_the_mount_layer() {
         let _ = fs::remove_file(p);
     }
 }
+
+/// Issue 22, item 2: a grader started with a token, an ssh-agent socket and its own `HOME` and `PWD` passes none of
+/// them on: the run's environment is the allowlist (`PATH`, the locale, `TZ`, `JAVA_HOME`), `HOME` and `TMPDIR` in
+/// the case's own copy, the run marker, and what `--env` adds; in every layer set.
+#[test]
+fn the_graders_environment_never_reaches_a_run_beyond_the_allowlist() {
+    let work = tempfile::tempdir().unwrap();
+    let suite = one_case_suite(work.path());
+    for (set, layers) in layer_sets_and_gradescope() {
+        let class = work.path().join(format!("class-{set}"));
+        crate::sandbox::student(&class, "dumper", "env_dump", &[]);
+        Command::new("chmod").args(["-R", "a+rX"]).arg(&class).status().unwrap();
+        let out = work.path().join(format!("out-{set}"));
+        let mut command = Command::new(assert_cmd::cargo::cargo_bin("referee"));
+        command
+            .args(["grade", "--suite", &suite, "--submissions"])
+            .arg(&class)
+            .arg("--out")
+            .arg(&out)
+            .args(["--cmd", &format!("{} {{dir}}/takestones.py {{args}}", python())])
+            .args(["--env", "REFEREE_TA_ASKED=yes"])
+            .env("REFEREE_SECRET_TOKEN", "s3cret")
+            .env("SSH_AUTH_SOCK", "/tmp/ssh-agent.sock")
+            .env("HOME", work.path())
+            .env("LC_NUMERIC", "C");
+        if let Some(layers) = &layers {
+            command.args(["--sandbox-layers", layers]);
+        }
+        let output = command.output().unwrap();
+        assert!(matches!(output.status.code(), Some(0 | 1)), "{set}: {}", String::from_utf8_lossy(&output.stderr));
+        let result: SubmissionResult =
+            serde_json::from_slice(&fs::read(out.join("results/dumper.json")).unwrap()).unwrap();
+        let text = &result.cases[0].stdout.text;
+        let vars: Vec<(&str, &str)> = text.lines().filter_map(|l| l.split_once('=')).collect();
+        let cwd = vars.iter().find(|(n, _)| *n == "cwd").map(|(_, v)| *v).unwrap_or_else(|| panic!("{set}: {text}"));
+        let allowed =
+            ["PATH", "LANG", "LANGUAGE", "TZ", "JAVA_HOME", "HOME", "TMPDIR", "REFEREE_RUN", "REFEREE_TA_ASKED"];
+        for (name, value) in &vars {
+            if *name == "cwd" {
+                continue;
+            }
+            assert!(allowed.contains(name) || name.starts_with("LC_"), "{set}: {name} reached the run: {text}");
+            assert!(!value.contains("s3cret") && !value.contains("ssh-agent"), "{set}: {name}={value}");
+        }
+        for name in ["HOME", "TMPDIR"] {
+            let value = vars.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
+            assert_eq!(value, Some(cwd), "{set}: {name} is not the case's own folder: {text}");
+        }
+        assert!(vars.contains(&("LC_NUMERIC", "C")) && vars.contains(&("REFEREE_TA_ASKED", "yes")), "{set}: {text}");
+    }
+}
