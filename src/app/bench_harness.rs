@@ -237,7 +237,8 @@ fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
 }
 
 /// Runs of `true` through the runner, with and without the sandbox layers: the difference of the medians is what
-/// the layers cost each run (the launcher's second process, namespaces, the private /proc, Landlock, the cgroup).
+/// the layers cost each run (the launcher's second process, namespaces, the private /proc and temporary folders,
+/// Landlock, seccomp, the cgroup).
 /// Each layer is also timed alone (the PID layer both ways: a namespace of its own, and with the cgroup the
 /// grader's shared `hidepid` /proc), the variants interleaved so a change in the machine's load hits them alike.
 fn setup_cost(work: &Path, out: &mut dyn Write) -> Result<(), String> {
@@ -252,6 +253,9 @@ fn setup_cost(work: &Path, out: &mut dyn Write) -> Result<(), String> {
         ("landlock", Layers { landlock: all.landlock, ..none }),
         ("network", Layers { network: all.network, ..none }),
         ("pid (own namespace)", Layers { pid: all.pid, ..none }),
+        ("ipc", Layers { ipc: all.ipc, ..none }),
+        ("mount (private /tmp, /run)", Layers { mount: all.mount, ..none }),
+        ("seccomp", Layers { seccomp: all.seccomp, ..none }),
         ("cgroup", Layers { cgroup: all.cgroup, ..none }),
         ("pid + cgroup", Layers { pid: all.pid, cgroup: all.cgroup, ..none }),
         ("all", all),

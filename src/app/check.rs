@@ -73,14 +73,26 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     if let Err(code) = super::sandbox::gate(&args.sandbox, "referee check takestones", err) {
         return code;
     }
-    // The student's own program in the student's own folder: their own user, every sandbox layer on.
-    let sandbox = match super::sandbox::untrusted(&args.sandbox, true) {
+    // As a normal user, the student's own program runs in the student's own folder under their own user; as root,
+    // under a uid of its own (like `grade`), in a copy of the folder that uid owns.
+    let templates: Vec<&Template> = [Some(&template), build.as_ref()].into_iter().flatten().collect();
+    let programs = super::sandbox::programs_of(&templates);
+    let sandbox = match super::sandbox::untrusted_for(&args.sandbox, args.run_as_self, &programs) {
         Ok(sandbox) => sandbox,
         Err(message) => {
             let _ = writeln!(err, "referee check takestones: {message}");
             return exit::INTERNAL;
         }
     };
+    if let Err(code) = super::sandbox::preflight(&sandbox, &programs, "referee check takestones", err) {
+        return code;
+    }
+    let (sandbox, _lease) = sandbox.lease();
+    let copy = match crate::harness::grade::scratch::run_copy(&dir, &sandbox) {
+        Ok(copy) => copy,
+        Err(message) => return usage(err, format!("--dir: {message}")),
+    };
+    let run_dir = copy.as_ref().map_or(dir.clone(), |c| c.dir().to_path_buf());
     if let Some(problem) = config.problem() {
         return usage(err, format!("--suite {}: {problem}", config.suite.source));
     }
@@ -114,7 +126,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             max_timeouts: None,
         };
         ticker.say(format!("building: {}", build.text()));
-        let Ok(result) = build_step(build, &dir, &grading) else { interrupted(0) };
+        let Ok(result) = build_step(build, &run_dir, &grading) else { interrupted(0) };
         if !result.ok {
             let _ = writeln!(out, "build failed: {}", result.command);
             for line in result.message.lines().take(30) {
@@ -129,11 +141,11 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         let case_args = case_args(p, depth);
         runs.set(runs.get() + 1);
         ticker.say(format!("run {}: {}   seed {seed}", runs.get(), case_args.join(" ")));
-        let (program, argv) = template.expand(&dir, &case_args);
+        let (program, argv) = template.expand(&run_dir, &case_args);
         let spec = RunSpec {
             program,
             args: argv,
-            cwd: dir.clone(),
+            cwd: run_dir.clone(),
             stdin: None,
             env: Vec::new(),
             limits: Limits::default().with_timeout(timeout),

@@ -35,6 +35,12 @@ pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             for note in &setup.notes {
                 let _ = writeln!(err, "referee grade: {note}");
             }
+            let templates: Vec<&Template> =
+                [Some(&setup.config.command), setup.config.build.as_ref()].into_iter().flatten().collect();
+            let programs = super::sandbox::programs_of(&templates);
+            if let Err(code) = super::sandbox::preflight(&setup.config.sandbox, &programs, "referee grade", err) {
+                return code;
+            }
             if let Some(solution) = &args.solution {
                 if let Err(code) = check_solution(&setup, solution, err) {
                     return code;
@@ -150,13 +156,20 @@ impl Setup {
                 .and_then(|b| usize::try_from(b).ok())
                 .ok_or(format!("--output-limit: '{o}' is not a size like 8MiB"))?;
         }
+        if let Some(d) = &args.disk_limit {
+            limits.disk_bytes = parse_bytes(d)
+                .filter(|&b| b > 0)
+                .ok_or(format!("--disk-limit: '{d}' is not a size like 256MiB or 1GiB"))?;
+        }
         let build_timeout = args
             .build_timeout
             .as_deref()
             .map(|t| parse_duration(t, "--build-timeout"))
             .transpose()?
             .unwrap_or(Duration::from_secs(120));
-        let sandbox = super::sandbox::untrusted(&args.sandbox, args.run_as_self)?;
+        let templates: Vec<&Template> = [Some(&command), build.as_ref()].into_iter().flatten().collect();
+        let sandbox =
+            super::sandbox::untrusted_for(&args.sandbox, args.run_as_self, &super::sandbox::programs_of(&templates))?;
         let mut notes: Vec<String> = mistakes.into_iter().map(|m| format!("warning: {m}")).collect();
         for (flag, template) in [("--cmd", Some(&command)), ("--build", build.as_ref())] {
             let Some(template) = template else { continue };

@@ -2,17 +2,19 @@
 //! every command that runs untrusted code passes first (`--sandbox require` refuses to start without every layer,
 //! best effort warns once).
 
+use std::ffi::OsString;
 use std::io::Write;
 
 use crate::cli::{exit, SandboxArgs};
-use crate::harness::runner::layers::{self, Layers};
+use crate::harness::runner::layers::Layers;
+use crate::harness::runner::probe;
 use crate::harness::runner::sandbox::{is_root, UID_BASE};
 use crate::harness::runner::shared_ns;
-use crate::harness::runner::{Sandbox, SandboxOptions};
+use crate::harness::runner::{Sandbox, SandboxOptions, Template};
 
 /// Runs `referee sandbox`; returns the exit code (0: the report was printed, whatever it says).
 pub fn run(out: &mut dyn Write) -> u8 {
-    let probe = layers::probe();
+    let probe = probe::probe();
     let _ = writeln!(out, "referee sandbox: how untrusted code runs on this machine");
     let user = if is_root() {
         (true, format!("each submission as an unprivileged uid of its own (from {UID_BASE}), group nogroup"))
@@ -30,7 +32,7 @@ pub fn run(out: &mut dyn Write) -> u8 {
                                the machine's loopback (abstract sockets are kept to each run by Landlock)"
                         .into();
                 }
-                "pid" if *in_force && probe.layers.cgroup && shared.proc_options().is_some() => {
+                "pid" if *in_force && probe.layers.cgroup && shared.proc().is_some() => {
                     *detail = "a run with a uid of its own joins the grader's /proc mounted hidepid=2, where it sees \
                                only its own processes, and what it leaves running is killed through its cgroup; \
                                runs that share a uid get a PID namespace each"
@@ -65,16 +67,45 @@ pub fn options(args: &SandboxArgs, run_as_self: bool) -> Result<SandboxOptions, 
         run_as_self,
         allow_read: args.allow_read.clone(),
         env: args.env.clone(),
+        programs: Vec::new(),
     })
 }
 
-/// The sandbox for untrusted runs as the command line asks.
+/// The sandbox for untrusted runs as the command line asks, for commands whose programs are not known (the usual
+/// interpreters' toolchains are found).
 ///
 /// # Errors
 /// A one-line message: a missing layer under `--sandbox require`, a bad `--sandbox-layers`, `--env` or
-/// `--allow-read` entry.
+/// `--allow-read` entry, `--run-as-self` as root.
 pub fn untrusted(args: &SandboxArgs, run_as_self: bool) -> Result<Sandbox, String> {
-    Sandbox::for_untrusted(&options(args, run_as_self)?)
+    untrusted_for(args, run_as_self, &[])
+}
+
+/// The sandbox for untrusted runs of `programs` (the first words of `--cmd` and `--build`), whose toolchains the
+/// grader finds once.
+///
+/// # Errors
+/// As [`untrusted`].
+pub fn untrusted_for(args: &SandboxArgs, run_as_self: bool, programs: &[OsString]) -> Result<Sandbox, String> {
+    Sandbox::for_untrusted(&SandboxOptions { programs: programs.to_vec(), ..options(args, run_as_self)? })
+}
+
+/// The programs `templates` start (their first words, with `{dir}` a relative folder, so a student's own program is
+/// never taken for a toolchain).
+pub fn programs_of(templates: &[&Template]) -> Vec<OsString> {
+    templates.iter().map(|t| t.expand(std::path::Path::new("."), &[]).0).collect()
+}
+
+/// Starts the toolchains of `programs` once inside `sandbox` before `command` runs any student (see
+/// `runner::preflight`): a toolchain the sandbox keeps from starting is the grader's problem, said once (exit 3).
+///
+/// # Errors
+/// The exit code to return, after the message is printed.
+pub fn preflight(sandbox: &Sandbox, programs: &[OsString], command: &str, err: &mut dyn Write) -> Result<(), u8> {
+    crate::harness::runner::preflight::preflight(sandbox, programs).map_err(|message| {
+        let _ = writeln!(err, "{command}: {message}");
+        exit::INTERNAL
+    })
 }
 
 /// Checks the layers as `args` ask before `command` runs anything untrusted: under `require` a missing layer is
@@ -91,12 +122,12 @@ pub fn gate(args: &SandboxArgs, command: &str, err: &mut dyn Write) -> Result<()
             return Err(exit::USAGE);
         }
     };
-    if let Err(message) = layers::select(args.policy, only.as_ref()) {
+    if let Err(message) = probe::select(args.policy, only.as_ref()) {
         let _ = writeln!(err, "{command}: {message}");
         return Err(exit::INTERNAL);
     }
     if only.is_none() {
-        if let Some(warning) = layers::warning() {
+        if let Some(warning) = probe::warning() {
             let _ = writeln!(err, "{command}: {warning}");
         }
     }

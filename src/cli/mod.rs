@@ -174,8 +174,8 @@ pub struct SandboxArgs {
     /// 3) before running anything unless all are in force (see `referee sandbox`).
     #[arg(long = "sandbox", value_enum, default_value = "best-effort")]
     pub policy: crate::harness::runner::layers::Policy,
-    /// Use only these sandbox layers (comma-separated: landlock, network, pid, cgroup; or none), to see how
-    /// grading behaves on a machine that offers no more (a Docker container, an old kernel).
+    /// Use only these sandbox layers (comma-separated: landlock, network, pid, ipc, mount, seccomp, cgroup; or
+    /// none), to see how grading behaves on a machine that offers no more (a Docker container, an old kernel).
     #[arg(long = "sandbox-layers", value_name = "LIST")]
     pub layers: Option<String>,
     /// A folder runs may also read and execute (repeatable), beyond their own folder, the system and the
@@ -437,6 +437,10 @@ pub struct GradeArgs {
     /// Bytes kept of stdout and of stderr per run; more is cut and the run stopped (default 8MiB).
     #[arg(long)]
     pub output_limit: Option<String>,
+    /// What one run may write (its folder's growth, and its private /tmp with the mount layer); past it the run
+    /// is stopped and the case fails as over its disk budget (default 256MiB).
+    #[arg(long, value_name = "SIZE")]
+    pub disk_limit: Option<String>,
     /// Also accept these spec-silent readings (computed by the reference): composite, rounding, negative-zero.
     #[arg(long, value_enum, value_delimiter = ',')]
     pub accept: Vec<crate::harness::suite::Reading>,

@@ -12,7 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::harness::runner::cgroup::RunCgroup;
-use crate::harness::runner::launcher::{self, Extras};
+use crate::harness::runner::plan::{self, Extras};
+use crate::harness::runner::report::{Report, ReportPipe};
 use crate::harness::runner::sandbox::{self, GroupSignal, Sandbox};
 use crate::harness::runner::{Limits, RunError};
 
@@ -68,6 +69,9 @@ pub struct AgentProcess {
     stderr_done: Arc<AtomicBool>,
     marker: String,
     paused: bool,
+    /// The launcher's report: whether it started the agent, and if not why (out of the agent's reach).
+    report: Option<ReportPipe>,
+    said: Option<Report>,
     /// Removed after the process group is killed (fields drop after `Drop::drop`).
     cgroup: Option<RunCgroup>,
 }
@@ -82,7 +86,7 @@ impl AgentProcess {
         let spawn_error =
             |message: String| RunError::Spawn { program: name.clone(), source: std::io::Error::other(message) };
         let resolved = sandbox::resolve_program(&launch.program, &launch.sandbox).map_err(spawn_error)?;
-        let exe = launcher::launcher_path().ok_or_else(|| spawn_error("the referee launcher was not found".into()))?;
+        let exe = plan::launcher_path().ok_or_else(|| spawn_error("the referee launcher was not found".into()))?;
         let marker = sandbox::next_marker();
         let cgroup = if launch.sandbox.layers.cgroup {
             Some(RunCgroup::create(&marker, &launch.limits).map_err(spawn_error)?)
@@ -94,9 +98,12 @@ impl AgentProcess {
             readable: launch.readable.clone(),
             cgroups: cgroup.as_ref().map(|c| c.dirs().to_vec()).unwrap_or_default(),
         };
+        let mut request = plan::request(&launch.limits, &launch.sandbox, &extras, &resolved, &launch.args);
+        let report = ReportPipe::new().map_err(|e| spawn_error(format!("no pipe for the launcher's report: {e}")))?;
+        request.report = Some(report.launcher_end());
         let mut command = Command::new(exe);
         command
-            .args(launcher::arguments(&launch.limits, &launch.sandbox, &extras, &resolved, &launch.args).args)
+            .args(request.to_args())
             .current_dir(&launch.cwd)
             .env_clear()
             .envs(crate::harness::runner::process::run_environment(&launch.sandbox, &launch.cwd, &marker, &launch.env))
@@ -126,7 +133,19 @@ impl AgentProcess {
             std::thread::spawn(move || keep_tail(err, &tail, &done));
         }
         let stdin = child.stdin.take();
-        Ok(AgentProcess { child, pid, stdin, lines, stderr, stderr_done, marker, paused: false, cgroup })
+        Ok(AgentProcess {
+            child,
+            pid,
+            stdin,
+            lines,
+            stderr,
+            stderr_done,
+            marker,
+            paused: false,
+            report: Some(report),
+            said: None,
+            cgroup,
+        })
     }
 
     /// Writes one line (a newline is added) and flushes. A dead agent is noticed on the read side, so a failed
@@ -166,10 +185,27 @@ impl AgentProcess {
         }
     }
 
-    /// How it ended, if it has ("exit code 1", "killed by signal 9").
+    /// How it ended, if it has ("exit code 1", "killed by signal 9", or why the launcher could not start it).
     pub fn exit_description(&mut self) -> Option<String> {
         let status = self.child.try_wait().ok()??;
+        if let Some(why) = self.launcher_failure() {
+            return Some(why);
+        }
         Some(describe_exit(status))
+    }
+
+    /// Once it has ended: why the launcher could not start it, as the launcher reported it (never from anything
+    /// the agent printed): a setup failure (`cannot start ...`), or its own program refused.
+    pub fn launcher_failure(&mut self) -> Option<String> {
+        self.child.try_wait().ok()??;
+        if let Some(pipe) = self.report.take() {
+            self.said = Some(pipe.finish());
+        }
+        let said = self.said.as_ref()?;
+        if !said.started {
+            return Some("the sandbox launcher did not start".into());
+        }
+        said.failure.clone().or_else(|| said.refused.clone().map(|why| format!("could not be started: {why}")))
     }
 
     /// Waits up to `grace` for it to exit by itself; its description when it did. After an exit it also waits

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::harness::grade::class::{make_traversable, safe_name};
 use crate::harness::runner::sandbox::{hand_over, Lease, Sandbox};
-use crate::harness::runner::{launcher, Limits};
+use crate::harness::runner::Limits;
 
 use super::agent::{Agent, Dialect};
 use super::process::Launch;
@@ -186,7 +186,7 @@ pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError
     let course = setup.course.clone();
     match spec {
         AgentSpec::Builtin(name) => {
-            let exe = launcher::launcher_path()
+            let exe = crate::harness::runner::plan::launcher_path()
                 .ok_or_else(|| PrepareError::Setup("the referee binary was not found for built-in agents".into()))?;
             let mut args = ["agent", &setup.game, name, "--seed", &setup.seed.to_string()].map(OsString::from).to_vec();
             args.extend(setup.builtin_args.iter().map(OsString::from));

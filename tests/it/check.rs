@@ -239,9 +239,12 @@ fn correct_python_programs_pass_random_positions() {
 
 #[test]
 fn a_program_that_cannot_start_is_not_a_divergence() {
+    // An empty folder of its own: as root, check copies --dir for the sandbox user.
+    let dir = tempfile::tempdir().unwrap();
     let out = Command::cargo_bin("referee")
         .unwrap()
-        .args(["check", "takestones", "--cmd", "/nonexistent/program {args}", "--cases", "3"])
+        .args(["check", "takestones", "--cmd", "/nonexistent/program {args}", "--cases", "3", "--dir"])
+        .arg(dir.path())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3));

@@ -14,9 +14,10 @@ fn is_root() -> bool {
     Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0\n")).unwrap_or(false)
 }
 
-/// Processes anywhere whose environment carries a run marker of the grader with pid `grader`.
+/// Processes anywhere whose environment carries a run marker of the grader with pid `grader`
+/// (`REFEREE_RUN=<grader pid>-<pid namespace>-<start>-<n>`).
 fn leftovers_of(grader: u32) -> Vec<String> {
-    let needle = format!("REFEREE_RUN={grader}-");
+    let grader = grader.to_string();
     let mut found = Vec::new();
     for entry in fs::read_dir("/proc").unwrap().flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -24,7 +25,11 @@ fn leftovers_of(grader: u32) -> Vec<String> {
             continue;
         }
         if let Ok(env) = fs::read(entry.path().join("environ")) {
-            if env.split(|&b| b == 0).any(|v| v.starts_with(needle.as_bytes())) {
+            let marked = env
+                .split(|&b| b == 0)
+                .filter_map(|v| v.strip_prefix(b"REFEREE_RUN="))
+                .any(|value| String::from_utf8_lossy(value).split('-').next() == Some(grader.as_str()));
+            if marked {
                 found.push(name);
             }
         }
@@ -218,4 +223,494 @@ fn a_class_run_interrupted_by_sigint_resumes() {
 #[test]
 fn a_class_run_killed_by_sigkill_resumes() {
     interrupt_and_resume("-KILL");
+}
+
+/// The layer sets this machine can run, as `--sandbox-layers` values: every layer in force (`None`), without
+/// Landlock, and without the namespaces (network, pid, ipc, mount); a set is left out where it would equal another.
+pub fn layer_sets() -> Vec<(&'static str, Option<String>)> {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("referee")).arg("sandbox").output().unwrap();
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    let on: Vec<String> = crate::sandbox::parse_layers(&report)
+        .into_iter()
+        .filter(|(name, on, _)| *on && !["user", "limits"].contains(&name.as_str()))
+        .map(|(name, _, _)| name)
+        .collect();
+    let without = |gone: &[&str]| on.iter().filter(|n| !gone.contains(&n.as_str())).cloned().collect::<Vec<_>>();
+    let mut sets = vec![("full", None)];
+    for (name, gone) in [("no-landlock", &["landlock"][..]), ("no-namespaces", &["network", "pid", "ipc", "mount"])] {
+        let left = without(gone);
+        if left.len() < on.len() {
+            sets.push((name, Some(if left.is_empty() { "none".to_string() } else { left.join(",") })));
+        }
+    }
+    sets
+}
+
+/// A student of `class` whose `run` script starts the fixture `program` with Python, and whose build does nothing.
+fn scripted(class: &Path, id: &str, program: &str) -> std::path::PathBuf {
+    let dir = class.join(id);
+    fs::create_dir_all(&dir).unwrap();
+    fs::copy(fixture(program), dir.join("takestones.py")).unwrap();
+    fs::write(dir.join("build.sh"), "exit 0\n").unwrap();
+    let run = dir.join("run");
+    fs::write(&run, format!("#!/bin/sh\nexec {} \"$(dirname \"$0\")/takestones.py\" \"$@\"\n", python())).unwrap();
+    Command::new("chmod").arg("755").arg(&run).status().unwrap();
+    dir
+}
+
+/// A class of hostile hand-ins run as `{dir}/run {args}` after `sh {dir}/build.sh`, in `work`: a neighbour that links
+/// to its classmate's copy (`a-peeker`) beside that classmate (`b-victim`, correct and slow), a build that turns the
+/// program into a link to the installed reference solver (`c-linker`), a program that forges the launcher's failure
+/// (`d-forger`), one that writes into every inherited descriptor (`e-fdwriter`), and a correct one (`f-good`).
+/// Returns the class folder and a one-case suite.
+pub fn hostile_class(work: &Path) -> (std::path::PathBuf, String) {
+    // The reference solver installed where any user may run it, as a deploy recipe might put it.
+    let bin = work.join("ref/bin");
+    fs::create_dir_all(&bin).unwrap();
+    let reference = bin.join("takestones");
+    fs::copy(assert_cmd::cargo::cargo_bin("takestones"), &reference).unwrap();
+    let class = work.join("class");
+    scripted(&class, "a-peeker", "hostile/link_neighbour.py");
+    let victim = scripted(&class, "b-victim", "hostile/slow_correct.py");
+    fs::copy(fixture("submissions/python-stats/takestones.py"), victim.join("real.py")).unwrap();
+    let linker = scripted(&class, "c-linker", "hostile/nonzero_exit.py");
+    let build = fs::read_to_string(fixture("hostile/link_build.sh")).unwrap();
+    fs::write(linker.join("build.sh"), build.replace("@REFERENCE@", reference.to_str().unwrap())).unwrap();
+    scripted(&class, "d-forger", "hostile/forge_launcher.py");
+    scripted(&class, "e-fdwriter", "hostile/fd_writer.py");
+    scripted(&class, "f-good", "submissions/python-stats/takestones.py");
+    Command::new("chmod").args(["-R", "a+rX"]).arg(work).status().unwrap();
+    (class, one_case_suite(work))
+}
+
+/// `referee grade`'s arguments for the hostile class, results into `out`, with `--sandbox-layers layers`.
+pub fn hostile_args(class: &Path, suite: &str, out: &Path, layers: Option<&str>) -> Vec<String> {
+    let mut args: Vec<String> = vec!["grade".into(), "--suite".into(), suite.into(), "--submissions".into()];
+    args.extend([class.display().to_string(), "--out".into(), out.display().to_string()]);
+    args.extend(["--build".into(), "sh {dir}/build.sh".into(), "--cmd".into(), "{dir}/run {args}".into()]);
+    args.extend(["--timeout".into(), "8s".into(), "-j".into(), "2".into(), "--color".into(), "never".into()]);
+    if let Some(layers) = layers {
+        args.extend(["--sandbox-layers".into(), layers.into()]);
+    }
+    args
+}
+
+/// What each attacker of [`hostile_class`] got, graded into `out` by a grader that inherited `notes` as fd 7:
+/// no marks, no bytes read or written, no blame shifted, and the correct students beside them passed. `landlock`:
+/// the layer was on; `own_uid`: each run had a uid of its own (root).
+pub fn assert_hostile_class_got_nothing(set: &str, out: &Path, notes: &Path, landlock: bool, own_uid: bool) {
+    let result = |id: &str| -> SubmissionResult {
+        serde_json::from_slice(&fs::read(out.join(format!("results/{id}.json"))).unwrap()).unwrap()
+    };
+    // The correct students are not hurt by their neighbours.
+    for id in ["b-victim", "f-good"] {
+        let r = result(id);
+        assert_eq!(r.score, r.max_score, "{set}: {id}: {:?}", r.cases[0].detail);
+    }
+    // Item 1: the linked reference earns nothing, whether the link was refused at build or at exec.
+    let linked = result("c-linker");
+    assert_eq!(linked.score, 0.0, "{set}: the link to the reference scored: {:?}", linked.cases[0]);
+    let case = &linked.cases[0];
+    assert_eq!(case.status, Status::NonzeroExit, "{set}: {}", case.detail);
+    assert!(case.detail.contains("could not be started"), "{set}: {}", case.detail);
+    if landlock {
+        assert!(case.detail.contains("is not there"), "{set}: {}", case.detail);
+    } else {
+        assert!(case.detail.contains("symbolic link"), "{set}: {}", case.detail);
+    }
+    // Item 1: no byte of the classmate's copy through a link; no link at all under Landlock; as root a copy of
+    // its own (700, 600) whatever Landlock does.
+    let peek = &result("a-peeker").cases[0].stdout.text;
+    assert!(!peek.lines().any(|l| l.starts_with("read ")), "{set}: {peek}");
+    assert!(peek.lines().any(|l| l.starts_with("link ")), "{set}: it tried nothing: {peek}");
+    if landlock {
+        assert!(!peek.lines().any(|l| l.starts_with("link ") && l.ends_with(": ok")), "{set}: {peek}");
+    }
+    if own_uid {
+        assert!(peek.starts_with("modes 700 600 True\n"), "{set}: {peek}");
+    }
+    // Item 7: a forged launcher failure is the program's own nonzero exit, never a harness error.
+    let forged = &result("d-forger").cases[0];
+    assert_eq!(forged.status, Status::NonzeroExit, "{set}: {}", forged.detail);
+    assert_eq!(forged.detail, "exit code 127", "{set}");
+    assert_eq!(forged.stdout.text, "forged 0\n", "{set}");
+    // Item 3: nothing inherited reached the program, and the TA's file is untouched.
+    assert_eq!(result("e-fdwriter").cases[0].stdout.text, "written []\n", "{set}");
+    assert_eq!(fs::read_to_string(notes).unwrap(), "", "{set}: the TA's notes were written");
+}
+
+/// Issue 22, items 1, 3 and 7, as root in every layer set this machine has (see [`hostile_class`]); the grader
+/// is started with a TA's `7>>notes.txt`.
+#[test]
+fn hostile_hand_ins_get_no_marks_no_bytes_and_no_blame_shifted_in_every_layer_set() {
+    let work = tempfile::tempdir().unwrap();
+    let (class, suite) = hostile_class(work.path());
+    for (set, layers) in layer_sets() {
+        let out = work.path().join(format!("out-{set}"));
+        let notes = work.path().join(format!("notes-{set}.txt"));
+        fs::write(&notes, "").unwrap();
+        let output = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\" 7>>\"$NOTES\"")
+            .arg(assert_cmd::cargo::cargo_bin("referee"))
+            .args(hostile_args(&class, &suite, &out, layers.as_deref()))
+            .env("NOTES", &notes)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{set}: {}", String::from_utf8_lossy(&output.stderr));
+        let landlock = layers.as_deref().map_or(true, |l| l.contains("landlock"));
+        assert_hostile_class_got_nothing(set, &out, &notes, landlock, is_root());
+    }
+}
+
+/// Issue 22, item 11: two graders with different temp folders lease different uids at the same moment; a uid with a
+/// live process (started by no grader) is not lent; the start-up sweep kills the runs a dead grader of this PID
+/// namespace left, never those whose marker names another namespace (a grader in a container, seen from the host).
+#[test]
+fn uid_leases_are_machine_wide_and_sweeps_touch_only_their_own_runs() {
+    if !is_root() {
+        eprintln!("SKIPPED uid leases: only as root (runs get leased uids)");
+        return;
+    }
+    use std::os::unix::fs::MetadataExt;
+    let work = tempfile::tempdir().unwrap();
+    // A process of the first leasable uid that no grader started.
+    let mut squatter = Command::new("setpriv")
+        .args(["--reuid=600000", "--regid=65534", "--clear-groups", "sleep", "30"])
+        .spawn()
+        .unwrap();
+    let namespace = fs::metadata("/proc/self/ns/pid").unwrap().ino();
+    let mut dead = Command::new("true").spawn().unwrap();
+    let dead_pid = dead.id();
+    dead.wait().unwrap();
+    // Left by a dead grader of this namespace, and by one of another namespace.
+    let mut orphan =
+        Command::new("sleep").arg("30").env("REFEREE_RUN", format!("{dead_pid}-{namespace}-1-0")).spawn().unwrap();
+    let mut foreign = Command::new("sleep")
+        .arg("30")
+        .env("REFEREE_RUN", format!("{dead_pid}-{}-1-0", namespace + 1))
+        .spawn()
+        .unwrap();
+    let suite = one_case_suite(work.path());
+    let graders: Vec<(std::process::Child, std::path::PathBuf)> = ["a", "b"]
+        .iter()
+        .map(|name| {
+            let tmp = work.path().join(format!("tmp-{name}"));
+            let class = work.path().join(format!("class-{name}"));
+            let dir = class.join(format!("s-{name}"));
+            fs::create_dir_all(&dir).unwrap();
+            fs::create_dir_all(&tmp).unwrap();
+            fs::copy(fixture("hostile/whoami_slow.py"), dir.join("takestones.py")).unwrap();
+            let out = work.path().join(format!("out-{name}"));
+            let child = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+                .args(["grade", "--suite", &suite, "--submissions"])
+                .arg(&class)
+                .arg("--out")
+                .arg(&out)
+                .args(["--cmd", &format!("{} {{dir}}/takestones.py {{args}}", python())])
+                .env("TMPDIR", &tmp)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            (child, out.join(format!("results/s-{name}.json")))
+        })
+        .collect();
+    let mut uids = Vec::new();
+    for (mut child, result) in graders {
+        child.wait().unwrap();
+        let s: SubmissionResult = serde_json::from_slice(&fs::read(&result).unwrap()).unwrap();
+        let text = s.cases[0].stdout.text.clone();
+        uids.push(text.trim().strip_prefix("uid ").unwrap_or_else(|| panic!("{text}")).parse::<u32>().unwrap());
+    }
+    assert_ne!(uids[0], uids[1], "two graders ran their students under one uid at once");
+    assert!(!uids.contains(&600_000), "a uid with a live process was lent: {uids:?}");
+    assert!(orphan.try_wait().unwrap().is_some(), "the dead grader's run of this namespace was not swept");
+    assert!(foreign.try_wait().unwrap().is_none(), "another namespace's run was killed");
+    assert!(squatter.try_wait().unwrap().is_none(), "a process no grader started was killed");
+    for mut process in [foreign, squatter] {
+        let _ = process.kill();
+        let _ = process.wait();
+    }
+}
+
+/// A student of [`grade_fixtures`]: id, fixture under `hostile/`, placeholder replacements.
+type Student<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+
+/// A class of `students` (id, fixture under `hostile/`, placeholder replacements) graded with `-j jobs` against
+/// `suite` with `extra` arguments; each student's result.
+fn grade_fixtures(
+    work: &Path,
+    name: &str,
+    students: &[Student],
+    suite: &str,
+    extra: &[&str],
+) -> std::collections::BTreeMap<String, SubmissionResult> {
+    let class = work.join(format!("class-{name}"));
+    for (id, program, replace) in students {
+        crate::sandbox::student(&class, id, program, replace);
+    }
+    Command::new("chmod").args(["-R", "a+rX"]).arg(&class).status().unwrap();
+    let out = work.join(format!("out-{name}"));
+    let output = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(["grade", "--suite", suite, "--submissions"])
+        .arg(&class)
+        .arg("--out")
+        .arg(&out)
+        .args(["--cmd", &format!("{} {{dir}}/takestones.py {{args}}", python()), "--color", "never"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{name}: {stderr}");
+    students
+        .iter()
+        .map(|(id, _, _)| {
+            let path = out.join(format!("results/{id}.json"));
+            let text = fs::read(&path).unwrap_or_else(|e| panic!("{name}: {}: {e}: {stderr}", path.display()));
+            (id.to_string(), serde_json::from_slice(&text).unwrap())
+        })
+        .collect()
+}
+
+/// [`layer_sets`], plus neither Landlock nor namespaces (`no-landlock-no-namespaces`: Gradescope's kernel 4.14 in
+/// a Docker container, where only seccomp, the cgroup and the uid are left).
+fn layer_sets_and_gradescope() -> Vec<(&'static str, Option<String>)> {
+    let mut sets = layer_sets();
+    let gone = ["landlock", "network", "pid", "ipc", "mount"];
+    let left: Vec<String> = layers_on().into_iter().filter(|n| !gone.contains(&n.as_str())).collect();
+    if sets.len() == 3 {
+        sets.push(("no-landlock-no-namespaces", Some(if left.is_empty() { "none".into() } else { left.join(",") })));
+    }
+    sets
+}
+
+/// The layers `referee sandbox` says are in force here.
+fn layers_on() -> Vec<String> {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("referee")).arg("sandbox").output().unwrap();
+    crate::sandbox::parse_layers(&String::from_utf8_lossy(&out.stdout))
+        .into_iter()
+        .filter(|(name, on, _)| *on && !["user", "limits"].contains(&name.as_str()))
+        .map(|(name, _, _)| name)
+        .collect()
+}
+
+/// System V objects on this machine (shared memory and message queues) under the fixtures' key 0x5EF0CAFE.
+fn sysv_objects_with_fixture_key() -> Vec<String> {
+    let key = 0x5EF0_CAFE_u32.to_string();
+    ["shm", "msg"]
+        .iter()
+        .flat_map(|table| {
+            let text = fs::read_to_string(format!("/proc/sysvipc/{table}")).unwrap_or_default();
+            text.lines()
+                .skip(1)
+                .filter(|l| l.split_whitespace().next() == Some(key.as_str()))
+                .map(|l| format!("{table}: {l}"))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Issue 22, item 4: a run that opens every channel no file stands for (a System V segment and queue, a key in its
+/// uid's keyring, a netlink user socket, a Unix socket in its folder) beside a classmate who looks for them. In
+/// every layer set this machine has, the classmate finds nothing, and nothing of the run is left on the machine
+/// after grading. As root also with neither an IPC namespace nor seccomp: what the run left is removed after it
+/// (the slot's uid is cleaned before anyone else gets it).
+#[test]
+fn ipc_objects_keyrings_and_sockets_reach_no_classmate_and_outlive_no_run() {
+    let work = tempfile::tempdir().unwrap();
+    let suite = one_case_suite(work.path());
+    let mut sets = layer_sets_and_gradescope();
+    let on = layers_on();
+    if is_root() {
+        let bare: Vec<String> = on.iter().filter(|n| !["ipc", "seccomp"].contains(&n.as_str())).cloned().collect();
+        sets.push(("no-ipc-no-seccomp", Some(bare.join(","))));
+    }
+    for (set, layers) in &sets {
+        let mut extra = vec!["-j", "2", "--timeout", "8s"];
+        if let Some(layers) = layers {
+            extra.extend(["--sandbox-layers", layers.as_str()]);
+        }
+        let students: [Student; 2] = [("a-leaver", "ipc_leave", &[]), ("b-finder", "ipc_find", &[])];
+        let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
+        let left = &results["a-leaver"].cases[0].stdout.text;
+        let found = &results["b-finder"].cases[0].stdout.text;
+        let detail = |id: &str| {
+            let case = &results[id].cases[0];
+            format!("{:?}: {}, {} ms", case.status, case.detail, case.elapsed_ms)
+        };
+        eprintln!("{set}: leaver {left:?} ({}), finder {found:?} ({})", detail("a-leaver"), detail("b-finder"));
+        let layer = |name: &str| layers.as_deref().map_or(on.iter().any(|n| n == name), |l| l.contains(name));
+        assert_eq!(sysv_objects_with_fixture_key(), Vec::<String>::new(), "{set}: left on the machine");
+        if layer("ipc") || layer("seccomp") {
+            for line in ["shm none", "mq none", "key none"] {
+                assert!(found.lines().any(|l| l == line), "{set}: the classmate got something: {found}");
+            }
+            assert!(!found.contains("mq found"), "{set}: {found}");
+        }
+        if layer("seccomp") {
+            assert!(found.contains("netlink refused"), "{set}: {found}");
+            assert!(left.contains("key refused") && left.contains("netlink refused"), "{set}: {left}");
+        }
+        if layer("seccomp") && !layer("ipc") {
+            assert!(left.contains("shm refused") && left.contains("mq refused"), "{set}: {left}");
+        }
+        if layer("landlock") {
+            assert!(left.contains("unix refused"), "{set}: {left}");
+        }
+        // A socket file in its own folder: none under Landlock, and as root the folder is its uid's alone.
+        if layer("landlock") || is_root() {
+            assert!(found.lines().any(|l| l == "unix refused"), "{set}: {found}");
+        }
+    }
+}
+
+/// Issue 22, item 6: every case runs in a fresh copy of the built hand-in with its own `HOME` and `TMPDIR`: a
+/// program that leaves its arguments behind and rewrites its own source finds nothing of the earlier cases, in
+/// every layer set.
+#[test]
+fn each_case_starts_from_a_fresh_copy_with_its_own_home_and_tmpdir() {
+    let work = tempfile::tempdir().unwrap();
+    let suite = work.path().join("three.toml");
+    let cases: String = (3..6)
+        .map(|n| format!("[[case]]\nname = \"c{n}\"\nargs = \"{n} 0 0\"\nreference = true\nvisibility = \"hidden\"\n"))
+        .collect();
+    fs::write(&suite, format!("[reference]\ngame = \"takestones\"\n{cases}")).unwrap();
+    let suite = suite.display().to_string();
+    for (set, layers) in layer_sets_and_gradescope() {
+        let mut extra = vec!["-j", "1"];
+        if let Some(layers) = &layers {
+            extra.extend(["--sandbox-layers", layers.as_str()]);
+        }
+        let students: [Student; 1] = [("carrier", "case_carry", &[])];
+        let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
+        let cases = &results["carrier"].cases;
+        assert_eq!(cases.len(), 3, "{set}");
+        for case in cases {
+            assert_eq!(case.stdout.text, "seen 0\nhome inside\n", "{set}: {}: {}", case.name, case.detail);
+        }
+    }
+}
+
+/// Issue 22, item 5: a run that fills its folder is stopped at its disk budget (`--disk-limit 8MiB`) and fails as
+/// over it, long before it has written what it meant to; a correct program graded with the same budget passes.
+#[test]
+fn a_run_that_fills_the_disk_is_stopped_at_its_budget_and_named_for_it() {
+    let work = tempfile::tempdir().unwrap();
+    let suite = one_case_suite(work.path());
+    for (set, layers) in layer_sets_and_gradescope() {
+        let mut extra = vec!["-j", "2", "--disk-limit", "8MiB", "--timeout", "20s"];
+        if let Some(layers) = &layers {
+            extra.extend(["--sandbox-layers", layers.as_str()]);
+        }
+        let class = work.path().join(format!("class-{set}"));
+        fs::create_dir_all(class.join("good")).unwrap();
+        fs::copy(fixture("submissions/python-stats/takestones.py"), class.join("good/takestones.py")).unwrap();
+        let students: [Student; 1] = [("filler", "disk_filler", &[])];
+        let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
+        let case = &results["filler"].cases[0];
+        assert_eq!(case.status, Status::Crashed, "{set}: {}", case.detail);
+        assert!(case.detail.contains("disk budget of 8 MiB"), "{set}: {}", case.detail);
+        let wrote =
+            case.stdout.text.lines().last().and_then(|l| l.strip_prefix("wrote ")).map_or(0, |n| n.parse().unwrap());
+        eprintln!("{set}: the filler wrote {wrote} MiB before it was stopped ({} ms)", case.elapsed_ms);
+        assert!(wrote < 512, "{set}: it wrote everything it meant to");
+        let good: SubmissionResult =
+            serde_json::from_slice(&fs::read(work.path().join(format!("out-{set}/results/good.json"))).unwrap())
+                .unwrap();
+        assert_eq!(good.score, good.max_score, "{set}: {}", good.cases[0].detail);
+    }
+}
+
+/// Issue 22, item 10: the host's Unix sockets in `/tmp` and `/run`, open to every user, are out of a run's reach
+/// where the mount layer is in force (a private `/tmp`, an empty `/run`); where it is not, the test says so.
+#[test]
+fn host_sockets_in_tmp_and_run_are_out_of_reach_with_the_mount_layer() {
+    use std::os::unix::net::UnixListener;
+    let work = tempfile::tempdir().unwrap();
+    let suite = one_case_suite(work.path());
+    let tag = format!("referee-host-{}.sock", std::process::id());
+    let paths: Vec<std::path::PathBuf> =
+        ["/tmp", "/run"].iter().map(|d| Path::new(d).join(&tag)).filter(|p| p.parent().unwrap().is_dir()).collect();
+    let listeners: Vec<UnixListener> = paths
+        .iter()
+        .map(|p| {
+            let _ = fs::remove_file(p);
+            let l = UnixListener::bind(p).unwrap();
+            Command::new("chmod").arg("777").arg(p).status().unwrap();
+            l.set_nonblocking(true).unwrap();
+            l
+        })
+        .collect();
+    let list = format!("{:?}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>());
+    for (set, layers) in layer_sets_and_gradescope() {
+        let mut extra = vec!["-j", "1"];
+        if let Some(layers) = &layers {
+            extra.extend(["--sandbox-layers", layers.as_str()]);
+        }
+        let students: [Student; 1] = [("caller", "host_socket", &[("@SOCKETS@", &list)])];
+        let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
+        let text = &results["caller"].cases[0].stdout.text;
+        let accepted = listeners.iter().filter(|l| l.accept().is_ok()).count();
+        let mount = layers.as_deref().map_or(layers_on().iter().any(|n| n == "mount"), |l| l.contains("mount"));
+        eprintln!("{set}: mount {mount}: {accepted} host socket(s) reached: {text:?}");
+        if mount {
+            assert_eq!(accepted, 0, "{set}: {text}");
+            assert_eq!(text.lines().filter(|l| l.contains(": refused (")).count(), paths.len(), "{set}: {text}");
+        }
+    }
+    for p in &paths {
+        let _ = fs::remove_file(p);
+    }
+}
+
+/// Issue 22, item 2: a grader started with a token, an ssh-agent socket and its own `HOME` and `PWD` passes none of
+/// them on: the run's environment is the allowlist (`PATH`, the locale, `TZ`, `JAVA_HOME`), `HOME` and `TMPDIR` in
+/// the case's own copy, the run marker, and what `--env` adds; in every layer set.
+#[test]
+fn the_graders_environment_never_reaches_a_run_beyond_the_allowlist() {
+    let work = tempfile::tempdir().unwrap();
+    let suite = one_case_suite(work.path());
+    for (set, layers) in layer_sets_and_gradescope() {
+        let class = work.path().join(format!("class-{set}"));
+        crate::sandbox::student(&class, "dumper", "env_dump", &[]);
+        Command::new("chmod").args(["-R", "a+rX"]).arg(&class).status().unwrap();
+        let out = work.path().join(format!("out-{set}"));
+        let mut command = Command::new(assert_cmd::cargo::cargo_bin("referee"));
+        command
+            .args(["grade", "--suite", &suite, "--submissions"])
+            .arg(&class)
+            .arg("--out")
+            .arg(&out)
+            .args(["--cmd", &format!("{} {{dir}}/takestones.py {{args}}", python())])
+            .args(["--env", "REFEREE_TA_ASKED=yes"])
+            .env("REFEREE_SECRET_TOKEN", "s3cret")
+            .env("SSH_AUTH_SOCK", "/tmp/ssh-agent.sock")
+            .env("HOME", work.path())
+            .env("LC_NUMERIC", "C");
+        if let Some(layers) = &layers {
+            command.args(["--sandbox-layers", layers]);
+        }
+        let output = command.output().unwrap();
+        assert!(matches!(output.status.code(), Some(0 | 1)), "{set}: {}", String::from_utf8_lossy(&output.stderr));
+        let result: SubmissionResult =
+            serde_json::from_slice(&fs::read(out.join("results/dumper.json")).unwrap()).unwrap();
+        let text = &result.cases[0].stdout.text;
+        let vars: Vec<(&str, &str)> = text.lines().filter_map(|l| l.split_once('=')).collect();
+        let cwd = vars.iter().find(|(n, _)| *n == "cwd").map(|(_, v)| *v).unwrap_or_else(|| panic!("{set}: {text}"));
+        let allowed =
+            ["PATH", "LANG", "LANGUAGE", "TZ", "JAVA_HOME", "HOME", "TMPDIR", "REFEREE_RUN", "REFEREE_TA_ASKED"];
+        for (name, value) in &vars {
+            if *name == "cwd" {
+                continue;
+            }
+            assert!(allowed.contains(name) || name.starts_with("LC_"), "{set}: {name} reached the run: {text}");
+            assert!(!value.contains("s3cret") && !value.contains("ssh-agent"), "{set}: {name}={value}");
+        }
+        for name in ["HOME", "TMPDIR"] {
+            let value = vars.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
+            assert_eq!(value, Some(cwd), "{set}: {name} is not the case's own folder: {text}");
+        }
+        assert!(vars.contains(&("LC_NUMERIC", "C")) && vars.contains(&("REFEREE_TA_ASKED", "yes")), "{set}: {text}");
+    }
 }

@@ -178,7 +178,7 @@ fn the_long_color_line_is_sent() {
     let (_, records) = play(
         &path.to_string_lossy(),
         "builtin:random",
-        &["--size", "4", "--games", "2", "--color-line", "{color},4,0,1,1", "--run-as-self", "--allow-chatter"],
+        &["--size", "4", "--games", "2", "--color-line", "{color},4,0,1,1", "--allow-chatter"],
     );
     for (i, record) in records.iter().enumerate() {
         let seat = u8::try_from(i + 1).unwrap();

@@ -139,13 +139,17 @@ fn an_agent_that_overstays_is_killed_restarted_and_its_last_move_counts() {
 
 /// Processes whose environment carries the marker of runs started by process `pid`.
 fn marked_by(pid: u32) -> Vec<u32> {
-    let prefix = format!("REFEREE_RUN={pid}-");
+    // REFEREE_RUN=<grader pid>-<pid namespace>-<start>-<n>
+    let pid = pid.to_string();
     std::fs::read_dir("/proc")
         .unwrap()
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
         .filter(|p| {
-            std::fs::read(format!("/proc/{p}/environ"))
-                .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v.starts_with(prefix.as_bytes())))
+            std::fs::read(format!("/proc/{p}/environ")).is_ok_and(|env| {
+                env.split(|&b| b == 0)
+                    .filter_map(|v| v.strip_prefix(b"REFEREE_RUN="))
+                    .any(|value| String::from_utf8_lossy(value).split('-').next() == Some(pid.as_str()))
+            })
         })
         .collect()
 }

@@ -166,7 +166,7 @@ pub fn run(
         run: class.seed.to_string(),
         fingerprint: class.fingerprint.clone(),
         // Agents run with every layer the machine offers (the gate has already refused a missing one if required).
-        sandbox: crate::harness::runner::layers::probe().layers.names(),
+        sandbox: crate::harness::runner::probe::probe().layers.names(),
     };
     if let Some(solution) = &class.class.solution {
         if let Err((code, message)) = check_solution(solution, grade, &grader) {

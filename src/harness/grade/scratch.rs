@@ -9,6 +9,9 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::harness::runner::sandbox::start_time;
+use crate::harness::runner::Sandbox;
+
 /// The name of the owner mark inside a scratch folder.
 pub const OWNER_FILE: &str = ".referee-owner";
 /// Every grader's scratch folder starts with this (`referee-`, `referee-arena-`).
@@ -42,6 +45,36 @@ impl Scratch {
     }
 }
 
+/// A copy of a folder for runs under another user, in a scratch folder of its own (removed when dropped).
+#[derive(Debug)]
+pub struct RunCopy {
+    _scratch: Scratch,
+    dir: PathBuf,
+}
+
+impl RunCopy {
+    /// The copy.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// When runs are another user than the grader (as root), a copy of `dir` that user owns, in the system temp
+/// folder; `None` when runs are the grader's own user, who may run in `dir` itself.
+///
+/// # Errors
+/// A one-line message: the folder is too large, unreadable, or the copy cannot be written.
+pub fn run_copy(dir: &Path, sandbox: &Sandbox) -> Result<Option<RunCopy>, String> {
+    if sandbox.identity.is_none() {
+        return Ok(None);
+    }
+    let scratch = Scratch::create(&std::env::temp_dir(), "referee-check-").map_err(|e| e.to_string())?;
+    super::class::make_traversable(scratch.path()).map_err(|e| e.to_string())?;
+    let copy = scratch.path().join("copy");
+    super::workspace::copy_folder(dir, &copy, sandbox).map_err(|e| e.to_string())?;
+    Ok(Some(RunCopy { _scratch: scratch, dir: copy }))
+}
+
 /// Removes every marked scratch folder in `parent` whose owner is no longer running; returns the ones removed.
 pub fn remove_abandoned(parent: &Path) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(parent) else { return Vec::new() };
@@ -72,14 +105,6 @@ fn owner_is_running(mark: &str) -> bool {
         return true;
     };
     start_time(pid) == Some(started)
-}
-
-/// The start time of `pid` in clock ticks since boot (field 22 of `/proc/<pid>/stat`), `None` if there is no such
-/// process. The command name (field 2) may hold spaces and parentheses, so fields are counted after its last `)`.
-fn start_time(pid: u32) -> Option<u64> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    after_name.split_whitespace().nth(19)?.parse().ok()
 }
 
 #[cfg(test)]

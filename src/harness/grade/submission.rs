@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use super::parallel::for_each_parallel;
 use super::prepared::PreparedSuite;
 use super::python_syntax;
-use super::workspace::{lay_out, WorkspaceError};
+use super::workspace::{copy_folder, lay_out, WorkspaceError};
 use crate::harness::compare::judge;
 use crate::harness::model::{
     relative_to_hand_in, BuildResult, Captured, CaseResult, Cause, FirstDifference, Keep, Status, SubmissionResult,
@@ -97,6 +97,12 @@ pub fn grade_submission(
         }
         None => None,
     };
+    // The built tree is what every case starts from, each in a fresh copy of its own: taken back from the run's
+    // uid first, so nothing a case does (or leaves running) changes what the next case gets.
+    if let Err(e) = runner::sandbox::take_back(&scratch.join("submission"), &config.sandbox) {
+        let message = format!("the grader could not take the built folder back: {e}");
+        return Ok(finish(build, not_run(suite, Status::HarnessError, &message)));
+    }
     let indices: Vec<usize> = (0..suite.suite.cases.len()).collect();
     let mut results: Vec<Option<CaseResult>> = vec![None; indices.len()];
     let mut cancelled = false;
@@ -107,7 +113,7 @@ pub fn grade_submission(
         |&i| match config.max_timeouts.filter(|&k| timeouts.load(Ordering::Relaxed) >= k) {
             // A program that hangs costs K timeouts, not one per case.
             Some(k) => Ok(blank(&suite.suite.cases[i], &suite.candidates[i], Status::Timeout, timed_out(k))),
-            None => run_case(i, &dir, suite, config).inspect(|r| {
+            None => run_case(i, &dir, &scratch.join(format!("case-{i}")), suite, config).inspect(|r| {
                 if r.status == Status::Timeout {
                     timeouts.fetch_add(1, Ordering::Relaxed);
                 }
@@ -126,7 +132,7 @@ pub fn grade_submission(
     // is asked only then: a hand-in whose cases all ran cleanly parses, and is not charged a second interpreter
     // start (on a 10 ms program that was a third of the grading time).
     if cases.iter().any(|c| matches!(c.status, Status::NonzeroExit)) {
-        if let Some(failed) = syntax_step(&dir, config)? {
+        if let Some(failed) = syntax_step(&dir, &scratch.join("syntax"), config)? {
             let cases = not_run(suite, Status::BuildError, &failed.message);
             return Ok(finish(Some(failed), cases));
         }
@@ -232,7 +238,11 @@ pub fn build_step(template: &Template, dir: &Path, config: &GradeConfig) -> Resu
             })
         }
     };
-    let why = if outcome.timed_out {
+    let why = if let Some(why) = &outcome.refused {
+        Some(format!("the build could not be started: {why}"))
+    } else if outcome.disk_limited {
+        Some(format!("the build wrote more than its disk budget of {} MiB (--disk-limit)", limits.disk_bytes >> 20))
+    } else if outcome.timed_out {
         Some(format!("the build timed out after {} s", config.build_timeout.as_secs()))
     } else {
         match outcome.exit {
@@ -256,9 +266,12 @@ pub fn build_step(template: &Template, dir: &Path, config: &GradeConfig) -> Resu
     Ok(BuildResult { ok: message.is_empty(), command, message, elapsed_ms })
 }
 
-/// When the command runs a Python file and a case exited nonzero: Python's parser on it, so a syntax error is one
-/// build error with its line rather than a nonzero exit on every case. `Some` only for a file that does not parse.
-fn syntax_step(dir: &Path, config: &GradeConfig) -> Result<Option<BuildResult>, Cancelled> {
+/// When the command runs a Python file and a case exited nonzero: Python's parser on it (in a fresh copy `copy` of
+/// the built tree `built`), so a syntax error is one build error with its line rather than a nonzero exit on every
+/// case. `Some` only for a file that does not parse.
+fn syntax_step(built: &Path, copy: &Path, config: &GradeConfig) -> Result<Option<BuildResult>, Cancelled> {
+    let Ok(case) = CaseCopy::new(built, copy, config) else { return Ok(None) };
+    let dir = case.dir();
     let (program, args) = config.command.expand(dir, &[]);
     let Some((python, file)) = python_syntax::python_entry(&program, &args, dir) else { return Ok(None) };
     let start = Instant::now();
@@ -281,13 +294,56 @@ fn syntax_step(dir: &Path, config: &GradeConfig) -> Result<Option<BuildResult>, 
     }))
 }
 
-fn run_case(index: usize, dir: &Path, suite: &PreparedSuite, config: &GradeConfig) -> Result<CaseResult, Cancelled> {
+/// A fresh copy of the built tree for one case (or the syntax check), given to the run's uid, with the run's
+/// `HOME` and `TMPDIR` inside it; removed when dropped, after every process of the run is gone.
+struct CaseCopy {
+    dir: std::path::PathBuf,
+}
+
+impl CaseCopy {
+    fn new(built: &Path, dir: &Path, config: &GradeConfig) -> Result<CaseCopy, WorkspaceError> {
+        let copy = CaseCopy { dir: dir.to_path_buf() };
+        copy_folder(built, dir, &config.sandbox)?;
+        Ok(copy)
+    }
+
+    fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for CaseCopy {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Runs case `index` in a fresh copy (at `copy`) of the built tree `built`.
+fn run_case(
+    index: usize,
+    built: &Path,
+    copy: &Path,
+    suite: &PreparedSuite,
+    config: &GradeConfig,
+) -> Result<CaseResult, Cancelled> {
     let case = &suite.suite.cases[index];
     let candidates = &suite.candidates[index];
     let candidates = match candidates {
         Ok(c) => c,
         Err(e) => return Ok(blank(case, candidates, Status::HarnessError, format!("no expected output: {e}"))),
     };
+    let fresh = match CaseCopy::new(built, copy, config) {
+        Ok(fresh) => fresh,
+        Err(e) => {
+            // The built tree is the student's (too large to copy); a copy the grader cannot write is not.
+            let (status, why) = match e {
+                WorkspaceError::TooLarge { .. } => (Status::BuildError, "the built folder is too large to copy"),
+                _ => (Status::HarnessError, "the grader could not copy the built folder"),
+            };
+            return Ok(blank(case, &Ok(candidates.clone()), status, format!("{why} for this case: {e}")));
+        }
+    };
+    let dir = fresh.dir();
     let timeout = case.timeout.unwrap_or(suite.suite.timeout);
     let (program, args) = config.command.expand(dir, &case.args);
     let outcome =
@@ -301,8 +357,18 @@ fn run_case(index: usize, dir: &Path, suite: &PreparedSuite, config: &GradeConfi
     result.stdout = captured(&outcome.stdout, outcome.stdout_truncated, Keep::Head, dir);
     result.stderr = captured(&outcome.stderr, outcome.stderr_truncated, Keep::Tail, dir);
     result.elapsed_ms = outcome.elapsed.as_millis() as u64;
-    let (status, detail) = if outcome.output_limited {
+    let (status, detail) = if let Some(why) = &outcome.refused {
+        (Status::NonzeroExit, format!("the program could not be started: {why}"))
+    } else if outcome.output_limited {
         (Status::OutputLimit, format!("printed more than {} bytes; stopped there", config.limits.output_bytes))
+    } else if outcome.disk_limited {
+        (
+            Status::Crashed,
+            format!(
+                "wrote more than its disk budget of {} MiB into its folder (--disk-limit); stopped there",
+                config.limits.disk_bytes >> 20
+            ),
+        )
     } else if outcome.timed_out {
         (
             Status::Timeout,

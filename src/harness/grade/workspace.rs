@@ -56,7 +56,7 @@ pub fn lay_out(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<PathBuf,
     fs::create_dir_all(dest).map_err(io_at(dest))?;
     let mut budget = Budget { bytes: 0, files: 0, origin: source.to_path_buf() };
     if source.is_dir() {
-        copy_tree(source, dest, &mut budget)?;
+        copy_tree(source, dest, &mut budget, false)?;
     } else {
         extract_zip(source, dest, &mut budget)?;
     }
@@ -74,6 +74,22 @@ pub fn lay_out(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<PathBuf,
     }
     hand_over(dest, sandbox).map_err(io_at(dest))?;
     Ok(root)
+}
+
+/// Copies the folder `source` as it is (no top folder unwrapped, its links kept as links) into `dest`, with the
+/// limits of one submission, and gives the copy to the sandbox user (see [`hand_over`]): what `check` runs in when
+/// runs are another user, and the fresh copy of the built tree each case of `grade` runs in.
+///
+/// # Errors
+/// [`WorkspaceError`] for an unreadable or oversized folder.
+pub fn copy_folder(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<(), WorkspaceError> {
+    let io_at = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| WorkspaceError::Io { path, source }
+    };
+    fs::create_dir_all(dest).map_err(io_at(dest))?;
+    copy_tree(source, dest, &mut Budget { bytes: 0, files: 0, origin: source.to_path_buf() }, true)?;
+    hand_over(dest, sandbox).map_err(io_at(dest))
 }
 
 /// `Ok` when `path` is a folder or a regular file: anything else (a broken link, a pipe, a device) is refused before
@@ -139,8 +155,10 @@ impl Budget {
     }
 }
 
-/// Copies regular files and folders (symbolic links are skipped: they could point anywhere).
-fn copy_tree(from: &Path, to: &Path, budget: &mut Budget) -> Result<(), WorkspaceError> {
+/// Copies regular files and folders. Symbolic links are skipped (they could point anywhere), or with `links` made
+/// again as the same links, never followed: a built tree whose program a build step turned into a link keeps it,
+/// so its runs are refused for the link itself, and say so.
+fn copy_tree(from: &Path, to: &Path, budget: &mut Budget, links: bool) -> Result<(), WorkspaceError> {
     let io_at = |path: &Path| {
         let path = path.to_path_buf();
         move |source| WorkspaceError::Io { path, source }
@@ -151,7 +169,13 @@ fn copy_tree(from: &Path, to: &Path, budget: &mut Budget) -> Result<(), Workspac
         let target = to.join(entry.file_name());
         if kind.is_dir() {
             fs::create_dir_all(&target).map_err(io_at(&target))?;
-            copy_tree(&entry.path(), &target, budget)?;
+            copy_tree(&entry.path(), &target, budget, links)?;
+        } else if kind.is_symlink() && links {
+            #[cfg(unix)]
+            {
+                let pointed = fs::read_link(entry.path()).map_err(io_at(&entry.path()))?;
+                std::os::unix::fs::symlink(pointed, &target).map_err(io_at(&target))?;
+            }
         } else if kind.is_file() {
             let len = entry.metadata().map_err(io_at(&entry.path()))?.len();
             budget.add(len)?;

@@ -6,7 +6,8 @@
 //! A run's cgroups are reused: when a run ends with its cgroups empty, they go back to a pool of this grader's
 //! and the next run with the same memory and pids limits takes them (making and removing three v1 folders cost
 //! about 4 ms a run). A cgroup that still holds a process is never reused: it is removed once it empties. The pool
-//! is left behind, empty, when the grader exits; the next probe removes it (its names carry the grader's pid).
+//! is left behind, empty, when the grader exits; the next probe removes it (its names carry the grader's PID
+//! namespace, pid and start time: see `available`).
 //!
 //! cgroup v2 where its controllers are enabled for the grader's cgroup, else the v1 `cpu`, `memory` and `pids`
 //! hierarchies (some machines still mount them).
@@ -168,21 +169,22 @@ impl Drop for RunCgroup {
 }
 
 /// Whether run cgroups can be made here: `Ok` with what they hold, or why not. Also removes the run cgroups of
-/// graders that are gone (a grader that exits or is killed may leave its last ones behind, empty).
+/// graders that are gone (a grader that exits or is killed may leave its last ones behind, empty). Run cgroups are
+/// named after their run's marker (`referee-<grader pid>-<pid namespace>-<start time>-<n>`), so only a grader of
+/// this PID namespace whose pid and start time no longer match a live process is taken for gone: a grader in a
+/// fresh container has the same pid as the one before it but another start time, and the cgroups of a grader in
+/// another namespace (which may be pooled for its next run) are never touched.
 pub fn available() -> Result<String, String> {
     for parent in parents() {
         let Ok(entries) = std::fs::read_dir(&parent.dir) else { continue };
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let owner = name.strip_prefix("referee-").and_then(|rest| rest.split('-').next()).map(str::to_string);
-            let dead =
-                owner.and_then(|p| p.parse::<u32>().ok()).is_some_and(|p| !Path::new(&format!("/proc/{p}")).exists());
-            if dead {
+            if name.strip_prefix("referee-").is_some_and(super::sandbox::abandoned) {
                 let _ = std::fs::remove_dir(entry.path());
             }
         }
     }
-    let probe = RunCgroup::create(&format!("{}-probe", std::process::id()), &Limits::default())?;
+    let probe = RunCgroup::create(&super::sandbox::next_marker(), &Limits::default())?;
     let kinds = parents().iter().map(|p| p.kind).collect::<Vec<_>>();
     drop(probe);
     Ok(if kinds.contains(&Kind::V2) {

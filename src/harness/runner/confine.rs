@@ -1,150 +1,101 @@
-//! The launcher's side of the sandbox layers, applied to itself just before it starts the program: namespaces
-//! (network, PID with a private `/proc`, or the grader's shared ones), and Landlock rules built from the run's folder
-//! and the toolchain.
-//!
-//! Landlock grants read/execute on the system folders and on the toolchain the command uses (found by following the
-//! program's symlinks: `/usr/bin/java` leads to the JDK's home, a `python3` under a home folder to its install),
-//! read/write on the run's working folder only, and nothing else: not `/tmp`, not `/dev/shm`, not the suite, not
-//! another student's copy. It also refuses TCP connect/bind (ABI 4) and signals and abstract sockets reaching
-//! outside the run (ABI 6).
+//! The launcher's namespaces, mounts, identity and limits, applied to itself just before it starts the program:
+//! the grader's shared namespaces or new ones (network, PID with a private `/proc`, IPC, mount with private
+//! temporary folders), then the sandbox user and the rlimits. Landlock and seccomp are in [`super::rules`], the
+//! program's start in [`super::exec`].
 
 #![cfg(target_os = "linux")]
 
-use std::ffi::OsStr;
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
-use landlock::{
-    path_beneath_rules, Access, AccessFs, AccessNet, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope,
-    ABI,
-};
+use super::wire::{HeldNamespace, Request};
 
-/// Folders every program may read and execute from: the system's programs, libraries and configuration.
-const SYSTEM: [&str; 9] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/sys"];
+/// Folders every run sees empty and of its own with the mount layer: the temporary ones (one size-limited tmpfs,
+/// writable) and `/run`, where the machine's sockets live (read-only and empty).
+pub const PRIVATE_TEMP: [&str; 3] = ["/tmp", "/var/tmp", "/dev/shm"];
 
-/// Device files a program may read (and `/dev/null`, which it may also write).
-const DEVICES: [&str; 5] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
+/// Hidden behind an empty read-only tmpfs with the mount layer: the host's sockets (`/run/user/<uid>/bus`, a
+/// gpg-agent, `docker.sock`) can no longer be reached by path.
+pub const HIDDEN: [&str; 1] = ["/run"];
 
-/// `/proc` files a runtime reads when the run has no private `/proc` (besides its own `/proc/<pid>`).
-const PROC_FILES: [&str; 5] = ["/proc/meminfo", "/proc/cpuinfo", "/proc/stat", "/proc/filesystems", "/proc/sys"];
+/// Size of the private temporary folders when the request gives none.
+const DEFAULT_TEMP_BYTES: u64 = 256 << 20;
 
-/// Restricts this process (and everything it starts) to the run's folder `cwd` (read/write), `readable` and the
-/// system (read/execute), with no TCP and no signals outside. `private_proc`: `/proc` shows only the run's own
-/// processes (a PID namespace, or the grader's `hidepid` `/proc` under a uid of the run's own), so all of it may be
-/// read; otherwise only this process's entry. Returns a one-line description.
-///
-/// # Errors
-/// When the kernel has no Landlock, or a rule cannot be made.
-pub fn landlock(cwd: &Path, readable: &[PathBuf], program: &OsStr, private_proc: bool) -> Result<String, String> {
-    let abi = ABI::V6;
-    let fail = |e: landlock::RulesetError| format!("Landlock: {e}");
-    let mut read: Vec<PathBuf> = SYSTEM.iter().map(PathBuf::from).collect();
-    read.extend(readable.iter().cloned());
-    read.extend(toolchain_home(program));
-    if let Some(home) = std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
-        read.push(PathBuf::from(home));
-    }
-    if private_proc {
-        read.push("/proc".into());
-    } else {
-        read.push(PathBuf::from(format!("/proc/{}", std::process::id())));
-        read.extend(PROC_FILES.iter().map(PathBuf::from));
-    }
-    let devices_read = DEVICES.iter().filter(|d| **d != "/dev/null");
-    let status = Ruleset::default()
-        .handle_access(AccessFs::from_all(abi))
-        .map_err(fail)?
-        .handle_access(AccessNet::from_all(abi))
-        .map_err(fail)?
-        .scope(Scope::from_all(abi))
-        .map_err(fail)?
-        .create()
-        .map_err(fail)?
-        .add_rules(path_beneath_rules(&read, AccessFs::from_read(abi)))
-        .map_err(fail)?
-        .add_rules(path_beneath_rules(devices_read, AccessFs::from_read(abi)))
-        .map_err(fail)?
-        .add_rules(path_beneath_rules(["/dev/null"], AccessFs::from_read(abi) | AccessFs::WriteFile))
-        .map_err(fail)?
-        .add_rules(path_beneath_rules([cwd], AccessFs::from_all(abi)))
-        .map_err(fail)?
-        .restrict_self()
-        .map_err(fail)?;
-    match status.ruleset {
-        RulesetStatus::FullyEnforced => Ok(super::layers::LANDLOCK_FULL.into()),
-        RulesetStatus::PartiallyEnforced => {
-            Ok("files (TCP or signal rules need a newer kernel: Landlock ABI 4 and 6)".into())
-        }
-        RulesetStatus::NotEnforced => {
-            Err("this kernel has no Landlock (Linux 5.13 or later, enabled in the LSM list)".into())
-        }
-    }
-}
-
-/// The install folder of the program's toolchain when it lies outside the system folders: the folder above the
-/// `bin` that holds the program once its symlinks are followed.
-fn toolchain_home(program: &OsStr) -> Option<PathBuf> {
-    let path = Path::new(program);
-    let found = if path.components().count() > 1 {
-        Some(path.to_path_buf())
-    } else {
-        let dirs = std::env::var_os("PATH").unwrap_or_default();
-        std::env::split_paths(&dirs).map(|d| d.join(program)).find(|p| p.is_file())
-    }?;
-    let real = std::fs::canonicalize(found).ok()?;
-    if SYSTEM.iter().any(|s| real.starts_with(s)) {
-        return None;
-    }
-    let bin = real.parent()?;
-    Some(if bin.file_name().is_some_and(|n| n == "bin") { bin.parent()?.to_path_buf() } else { bin.to_path_buf() })
-}
-
-/// Moves this process into the network namespace at `path` (the grader's shared one, see `shared_ns`), after
-/// checking that it is the namespace with `inode` (a reused pid cannot lead elsewhere).
+/// Moves this process into the namespace `held` of type `kind` (the grader's shared one, see `shared_ns`), after
+/// checking that it is the namespace with the inode the grader recorded (a reused pid cannot lead elsewhere).
 ///
 /// # Errors
 /// When it cannot be opened, is another namespace, or the kernel refuses.
-pub fn join_network(path: &Path, inode: u64) -> Result<(), String> {
-    join(path, inode, rustix::thread::LinkNameSpaceType::Network, "network")
-}
-
-/// Moves this process into the mount namespace at `path` (the grader's shared one whose `/proc` hides other
-/// users' processes, see `shared_ns`) after the same inode check, and back into its working folder `cwd` (joining
-/// a mount namespace moves a process to its root).
-///
-/// # Errors
-/// When it cannot be opened, is another namespace, the kernel refuses, or `cwd` is not there.
-pub fn join_mount(path: &Path, inode: u64, cwd: &Path) -> Result<(), String> {
-    join(path, inode, rustix::thread::LinkNameSpaceType::Mount, "mount")?;
-    std::env::set_current_dir(cwd)
-        .map_err(|e| format!("cannot return to {} in the shared mount namespace: {e}", cwd.display()))
-}
-
-fn join(path: &Path, inode: u64, kind: rustix::thread::LinkNameSpaceType, name: &str) -> Result<(), String> {
-    use std::os::fd::AsFd;
+fn join(held: &HeldNamespace, kind: rustix::thread::LinkNameSpaceType, name: &str) -> Result<(), String> {
+    let path = &held.path;
     let fail = |e: &dyn std::fmt::Display| format!("cannot join the {name} namespace {}: {e}", path.display());
     let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
     let found = rustix::fs::fstat(&file).map_err(|e| fail(&e))?.st_ino;
-    if found != inode {
-        return Err(fail(&format!("inode {found}, not {inode}")));
+    if found != held.inode {
+        return Err(fail(&format!("inode {found}, not {}", held.inode)));
     }
     rustix::thread::move_into_link_name_space(file.as_fd(), Some(kind)).map_err(|e| fail(&e))
 }
 
-/// Moves this process into new network, mount and (for its next child) PID namespaces; as a user other than root,
-/// inside a user namespace of its own that maps only its own ids.
+/// Joins the grader's shared namespaces the request names: the empty network namespace, and the mount namespace
+/// with the `hidepid` `/proc` (then back into the working folder `cwd`: joining a mount namespace moves a process
+/// to its root).
+///
+/// # Errors
+/// When a namespace cannot be joined or `cwd` is not there.
+pub fn join_shared(request: &Request, cwd: &Path) -> Result<(), String> {
+    use rustix::thread::LinkNameSpaceType;
+    if let Some(held) = &request.netns {
+        join(held, LinkNameSpaceType::Network, "network")?;
+    }
+    if let Some(held) = &request.procns {
+        join(held, LinkNameSpaceType::Mount, "mount")?;
+        std::env::set_current_dir(cwd)
+            .map_err(|e| format!("cannot return to {} in the shared mount namespace: {e}", cwd.display()))?;
+    }
+    Ok(())
+}
+
+/// The new namespaces this launch makes for itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fresh {
+    /// A network namespace.
+    pub network: bool,
+    /// A PID namespace (for the next child).
+    pub pid: bool,
+    /// An IPC namespace.
+    pub ipc: bool,
+    /// A mount namespace.
+    pub mount: bool,
+}
+
+impl Fresh {
+    /// Whether any namespace is asked for.
+    pub fn any(&self) -> bool {
+        self.network || self.pid || self.ipc || self.mount
+    }
+}
+
+/// Moves this process into the new namespaces `fresh` asks for (a PID namespace applies to its next child, and
+/// always comes with a mount namespace for its private `/proc`); as a user other than root, inside a user
+/// namespace of its own that maps only its own ids.
 ///
 /// # Errors
 /// When the kernel refuses (no privilege and no user namespaces).
-pub fn unshare(network: bool, pid: bool) -> Result<(), String> {
+pub fn unshare(fresh: Fresh) -> Result<(), String> {
     use rustix::thread::UnshareFlags;
     let root = rustix::process::geteuid().is_root();
     let (uid, gid) = (rustix::process::geteuid().as_raw(), rustix::process::getegid().as_raw());
-    let mut flags = UnshareFlags::NEWNS;
-    if network {
-        flags |= UnshareFlags::NEWNET;
-    }
-    if pid {
-        flags |= UnshareFlags::NEWPID;
+    let mut flags = UnshareFlags::empty();
+    for (on, flag) in [
+        (fresh.network, UnshareFlags::NEWNET),
+        (fresh.pid, UnshareFlags::NEWPID | UnshareFlags::NEWNS),
+        (fresh.ipc, UnshareFlags::NEWIPC),
+        (fresh.mount, UnshareFlags::NEWNS),
+    ] {
+        if on {
+            flags |= flag;
+        }
     }
     if !root {
         flags |= UnshareFlags::NEWUSER;
@@ -170,8 +121,8 @@ pub fn unshare(network: bool, pid: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// Empties the capability bounding set, so a program started next as root of a user namespace (or as the real root
-/// with `--run-as-self`) gets no capability from `exec`: it cannot unmount the private `/proc` to see the grader's.
+/// Empties the capability bounding set, so a program started next as root of a user namespace gets no capability
+/// from `exec`: it cannot unmount the private `/proc` or temporary folders to see the grader's.
 ///
 /// # Errors
 /// When a capability cannot be dropped.
@@ -210,4 +161,128 @@ pub fn hidden_proc() -> Result<(), String> {
         .map_err(|e| format!("cannot make the mounts one-way: {e}"))?;
     let flags = MountFlags::NOSUID | MountFlags::NODEV | MountFlags::NOEXEC;
     mount("proc", "/proc", "proc", flags, c"hidepid=2").map_err(|e| format!("cannot mount /proc with hidepid: {e}"))
+}
+
+/// In a mount namespace of this run's own: one fresh tmpfs of `bytes` (writable by everyone, sticky, as `/tmp`
+/// is) on `/tmp`, and its subfolders on `/var/tmp` and `/dev/shm`, so the three share one size limit; an empty
+/// read-only tmpfs on `/run`. Whatever of `keep` (the run's folder, the folders it may read) lay under one of them
+/// is bound back at the same path. Nothing mounted here reaches the host (`slave` propagation), and it all ends
+/// with the run.
+///
+/// # Errors
+/// When a mount is refused.
+pub fn private_temp(bytes: u64, keep: &[PathBuf]) -> Result<(), String> {
+    use rustix::fs::{Mode, OFlags};
+    use rustix::mount::{mount, mount_bind, mount_change, MountFlags, MountPropagationFlags};
+    mount_change("/", MountPropagationFlags::DOWNSTREAM | MountPropagationFlags::REC)
+        .map_err(|e| format!("cannot make the mounts one-way: {e}"))?;
+    let covered: Vec<&str> = PRIVATE_TEMP.iter().chain(&HIDDEN).copied().filter(|d| is_real_dir(d)).collect();
+    // What must stay visible, held open before it is covered.
+    let mut held: Vec<(PathBuf, OwnedFd, bool)> = Vec::new();
+    for path in keep {
+        if covered.iter().any(|c| path.starts_with(c)) {
+            let fd = rustix::fs::open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty())
+                .map_err(|e| format!("cannot hold {} open: {e}", path.display()))?;
+            let dir = rustix::fs::fstat(&fd).is_ok_and(|s| rustix::fs::FileType::from_raw_mode(s.st_mode).is_dir());
+            held.push((path.clone(), fd, dir));
+        }
+    }
+    let flags = MountFlags::NOSUID | MountFlags::NODEV;
+    let bytes = if bytes == 0 { DEFAULT_TEMP_BYTES } else { bytes };
+    let size = std::ffi::CString::new(format!("size={bytes},mode=1777")).map_err(|e| e.to_string())?;
+    let mounted = |what: &str, e: rustix::io::Errno| format!("cannot mount a private {what}: {e}");
+    mount("tmpfs", "/tmp", "tmpfs", flags, size.as_c_str()).map_err(|e| mounted("/tmp", e))?;
+    for (dir, under) in [("/var/tmp", "/tmp/.var-tmp"), ("/dev/shm", "/tmp/.dev-shm")] {
+        if covered.contains(&dir) {
+            make_dirs(Path::new(under), 0o1777)?;
+            mount_bind(under, dir).map_err(|e| mounted(dir, e))?;
+        }
+    }
+    for dir in HIDDEN.iter().filter(|d| covered.contains(d)) {
+        mount("tmpfs", *dir, "tmpfs", flags | MountFlags::NOEXEC, c"size=64k,mode=755").map_err(|e| mounted(dir, e))?;
+    }
+    for (path, fd, dir) in &held {
+        if *dir {
+            make_dirs(path, 0o755)?;
+        } else {
+            if let Some(parent) = path.parent() {
+                make_dirs(parent, 0o755)?;
+            }
+            std::fs::File::create(path).map_err(|e| format!("cannot make {}: {e}", path.display()))?;
+        }
+        let source = format!("/proc/self/fd/{}", fd.as_raw_fd());
+        mount_bind(source.as_str(), path).map_err(|e| format!("cannot bind {} back: {e}", path.display()))?;
+    }
+    for dir in HIDDEN.iter().filter(|d| covered.contains(d)) {
+        // Read-only once the binds beneath it are made.
+        let _ = rustix::mount::mount_remount(*dir, MountFlags::RDONLY | flags | MountFlags::NOEXEC, c"");
+    }
+    Ok(())
+}
+
+/// Whether `path` is a folder and not a link to one (`/var/run` is usually a link to `/run`).
+fn is_real_dir(path: &str) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+}
+
+/// `mkdir -p` with `mode` for the folders it makes.
+fn make_dirs(path: &Path, mode: u32) -> Result<(), String> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(mode)
+        .create(path)
+        .map_err(|e| format!("cannot make {}: {e}", path.display()))?;
+    if mode & 0o1000 != 0 {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
+    }
+    Ok(())
+}
+
+/// Makes this process the OOM killer's first choice (`oom_score_adj` 1000, which any process may set for itself):
+/// under memory pressure, on the machine or in a cgroup a grading thread shares (see `cgroup_slot`), a run's process
+/// is killed before the grader.
+fn first_for_the_oom_killer() -> Result<(), String> {
+    const FILE: &str = "/proc/self/oom_score_adj";
+    std::fs::write(FILE, "1000").map_err(|e| format!("launcher: cannot write {FILE}: {e}"))
+}
+
+/// Takes the request's identity (no supplementary groups, then GID, then UID), pins the CPU, and sets the
+/// resource limits (not for a trial, which starts nothing).
+///
+/// # Errors
+/// A message naming the step the kernel refused.
+pub fn identity_and_limits(request: &Request) -> Result<(), String> {
+    first_for_the_oom_killer()?;
+    if let Some(id) = request.identity {
+        use rustix::thread::{set_thread_groups, set_thread_res_gid, set_thread_res_uid};
+        let (uid, gid) = (rustix::fs::Uid::from_raw(id.uid), rustix::fs::Gid::from_raw(id.gid));
+        set_thread_groups(&[])
+            .and_then(|_| set_thread_res_gid(gid, gid, gid))
+            .and_then(|_| set_thread_res_uid(uid, uid, uid))
+            .map_err(|e| format!("cannot switch to uid {} gid {}: {e}", id.uid, id.gid))?;
+    }
+    if let Some(cpu) = request.pin {
+        let mut set = rustix::thread::CpuSet::new();
+        set.set(cpu);
+        rustix::thread::sched_setaffinity(None, &set).map_err(|e| format!("cannot pin to CPU {cpu}: {e}"))?;
+    }
+    if request.probe {
+        return Ok(());
+    }
+    use rustix::process::{setrlimit, Resource, Rlimit};
+    let set = |resource, value: u64| setrlimit(resource, Rlimit { current: Some(value), maximum: Some(value) });
+    let mut results = vec![set(Resource::Core, 0)];
+    for (resource, value) in
+        [(Resource::Cpu, request.cpu), (Resource::Data, request.data), (Resource::Fsize, request.fsize)]
+    {
+        if value > 0 {
+            results.push(set(resource, value));
+        }
+    }
+    if request.nproc > 0 {
+        results.push(set(Resource::Nproc, request.nproc));
+    }
+    results.into_iter().find_map(Result::err).map_or(Ok(()), |e| Err(format!("cannot set resource limits: {e}")))
 }

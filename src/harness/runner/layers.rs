@@ -1,88 +1,20 @@
-//! The sandbox's layers beyond the process group and the rlimits: which ones this machine offers (found once per
-//! grader by a trial run of the launcher, so the answer is what a run really gets), and the policy for a missing one
-//! (best effort with a warning, or a harness error before any student runs).
+//! The sandbox's layers beyond the process group and the rlimits, as a set: which ones a run is started with.
+//! Which ones this machine offers is [`super::probe`]'s business.
 //!
-//! - Landlock: files (read/execute on the system and the toolchain, read/write on the run's own folder only), TCP
-//!   connect/bind, and signals/abstract sockets outside the run. Needs no privilege.
-//! - Network namespace: no interface at all, loopback included. Root, or user namespaces.
-//! - PID namespace with a private `/proc`: the run sees only its own processes. Root, or user namespaces.
-//! - cgroup: a CPU share, a memory limit and a pids limit per run. Where the grader may create cgroups.
+//! - Landlock: files (read/execute on the system and the toolchains, read/write on the run's own folder only, no
+//!   symbolic links or socket files made there), TCP connect/bind, and signals/abstract sockets outside the run.
+//! - Network namespace: no interface at all, loopback included.
+//! - PID namespace with a private `/proc`: the run sees only its own processes.
+//! - IPC namespace: System V shared memory, semaphores and message queues (and POSIX queues) of its own, gone with
+//!   the run.
+//! - Mount namespace: a private `/tmp`, `/var/tmp`, `/dev/shm` and `/run` (no host socket reachable by path),
+//!   gone with the run.
+//! - seccomp: no kernel keyrings, no netlink user sockets (channels between runs that no other layer closes).
+//! - cgroup: a CPU share, a memory limit and a pids limit per run.
 
-use std::sync::OnceLock;
-
-/// The layers a run is started with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Layers {
-    /// Landlock file-system, TCP and signal rules.
-    pub landlock: bool,
-    /// A network namespace of its own.
-    pub network: bool,
-    /// A PID namespace of its own, with a private `/proc`.
-    pub pid: bool,
-    /// A cgroup of its own (CPU share, memory, pids).
-    pub cgroup: bool,
-}
-
-impl Layers {
-    /// Whether any layer is on (runs then go through the launcher).
-    pub fn any(&self) -> bool {
-        self.landlock || self.network || self.pid || self.cgroup
-    }
-
-    /// Every layer's name, in the order results list them.
-    pub const NAMES: [&'static str; 4] = ["landlock", "network", "pid", "cgroup"];
-
-    /// The layers named in `list` (comma-separated names from [`Layers::NAMES`]; `none` for no layer).
-    ///
-    /// # Errors
-    /// An unknown name, with the known ones.
-    pub fn parse_list(list: &str) -> Result<Layers, String> {
-        let mut layers = Layers::default();
-        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty() && *n != "none") {
-            match name {
-                "landlock" => layers.landlock = true,
-                "network" => layers.network = true,
-                "pid" => layers.pid = true,
-                "cgroup" => layers.cgroup = true,
-                other => {
-                    return Err(format!(
-                        "--sandbox-layers: unknown layer '{other}' (known: {}, or none)",
-                        Layers::NAMES.join(", ")
-                    ))
-                }
-            }
-        }
-        Ok(layers)
-    }
-
-    /// The layers on in both `self` and `other`.
-    pub fn intersect(&self, other: &Layers) -> Layers {
-        Layers {
-            landlock: self.landlock && other.landlock,
-            network: self.network && other.network,
-            pid: self.pid && other.pid,
-            cgroup: self.cgroup && other.cgroup,
-        }
-    }
-
-    /// The names of the layers that are on, for results (`landlock`, `network`, `pid`, `cgroup`).
-    pub fn names(&self) -> Vec<String> {
-        [(self.landlock, "landlock"), (self.network, "network"), (self.pid, "pid"), (self.cgroup, "cgroup")]
-            .into_iter()
-            .filter(|(on, _)| *on)
-            .map(|(_, name)| name.to_string())
-            .collect()
-    }
-}
-
-/// How the probe describes Landlock when every rule is enforced, abstract-socket and signal scoping included.
+/// How `referee sandbox` describes Landlock when every rule is enforced, abstract-socket and signal scoping
+/// included.
 pub const LANDLOCK_FULL: &str = "files, TCP and signals (Landlock ABI 6 or later)";
-
-/// Whether Landlock confines abstract unix sockets and signals to each run here (ABI 6), so runs may share one
-/// empty network namespace without reaching each other.
-pub fn scopes_abstract_sockets() -> bool {
-    probe().states.iter().any(|s| s.name == "landlock" && s.in_force && s.detail == LANDLOCK_FULL)
-}
 
 /// What to do when a layer is missing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -94,112 +26,117 @@ pub enum Policy {
     Require,
 }
 
-/// One layer's state on this machine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LayerState {
-    /// Its name as `referee sandbox` prints it.
-    pub name: &'static str,
-    /// Whether runs get it.
-    pub in_force: bool,
-    /// What it does when in force, or why it is not.
-    pub detail: String,
+/// The layers a run is started with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Layers {
+    /// Landlock file-system, TCP and signal rules.
+    pub landlock: bool,
+    /// A network namespace of its own (or the grader's empty one).
+    pub network: bool,
+    /// A PID namespace of its own, with a private `/proc` (or the grader's `hidepid` one).
+    pub pid: bool,
+    /// An IPC namespace of its own.
+    pub ipc: bool,
+    /// A mount namespace of its own with private temporary folders and no `/run`.
+    pub mount: bool,
+    /// A seccomp filter refusing keyrings and netlink user sockets.
+    pub seccomp: bool,
+    /// A cgroup of its own (CPU share, memory, pids).
+    pub cgroup: bool,
 }
 
-/// Every layer's state on this machine, as found by [`probe`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Probe {
-    /// Landlock, network, PID, cgroup, in that order.
-    pub states: Vec<LayerState>,
-    /// The layers runs get.
-    pub layers: Layers,
-}
+impl Layers {
+    /// Every layer's name, in the order results list them.
+    pub const NAMES: [&'static str; 7] = ["landlock", "network", "pid", "ipc", "mount", "seccomp", "cgroup"];
 
-impl Probe {
-    /// The layers not in force, as `name (why)` for a warning or an error.
-    pub fn missing(&self) -> Vec<String> {
-        self.states.iter().filter(|s| !s.in_force).map(|s| format!("{} ({})", s.name, s.detail)).collect()
+    /// Every layer on.
+    pub const ALL: Layers =
+        Layers { landlock: true, network: true, pid: true, ipc: true, mount: true, seccomp: true, cgroup: true };
+
+    /// Whether any layer is on (runs then go through the launcher).
+    pub fn any(&self) -> bool {
+        *self != Layers::default()
     }
-}
 
-/// The layers this machine offers, probed once per process (a trial launch with every layer on).
-pub fn probe() -> &'static Probe {
-    static PROBE: OnceLock<Probe> = OnceLock::new();
-    PROBE.get_or_init(probe_now)
-}
+    /// Whether the layer `name` (one of [`Layers::NAMES`]) is on.
+    pub fn get(&self, name: &str) -> bool {
+        self.fields().into_iter().any(|(n, on)| n == name && on)
+    }
 
-/// The layers to use under `policy`, or exactly the layers `only` names (`--sandbox-layers`, which simulates a
-/// machine that offers no more than those).
-///
-/// # Errors
-/// Under [`Policy::Require`], a message naming each missing layer and why it is missing; a layer `only` names that
-/// this machine does not offer.
-pub fn select(policy: Policy, only: Option<&Layers>) -> Result<Layers, String> {
-    let probe = probe();
-    if let Some(only) = only {
-        let absent: Vec<String> = probe
-            .states
-            .iter()
-            .filter(|s| !s.in_force && only.names().iter().any(|n| n == s.name))
-            .map(|s| format!("{} ({})", s.name, s.detail))
-            .collect();
-        if !absent.is_empty() {
-            return Err(format!("--sandbox-layers: not available on this machine: {}", absent.join("; ")));
+    /// This set with the layer `name` turned on or off (an unknown name changes nothing).
+    pub fn with(mut self, name: &str, on: bool) -> Layers {
+        let slot = match name {
+            "landlock" => &mut self.landlock,
+            "network" => &mut self.network,
+            "pid" => &mut self.pid,
+            "ipc" => &mut self.ipc,
+            "mount" => &mut self.mount,
+            "seccomp" => &mut self.seccomp,
+            "cgroup" => &mut self.cgroup,
+            _ => return self,
+        };
+        *slot = on;
+        self
+    }
+
+    fn fields(&self) -> [(&'static str, bool); 7] {
+        [
+            ("landlock", self.landlock),
+            ("network", self.network),
+            ("pid", self.pid),
+            ("ipc", self.ipc),
+            ("mount", self.mount),
+            ("seccomp", self.seccomp),
+            ("cgroup", self.cgroup),
+        ]
+    }
+
+    /// The layers named in `list` (comma-separated names from [`Layers::NAMES`]; `none` for no layer, `all` for
+    /// every one).
+    ///
+    /// # Errors
+    /// An unknown name, with the known ones.
+    pub fn parse_list(list: &str) -> Result<Layers, String> {
+        let mut layers = Layers::default();
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty() && *n != "none") {
+            if name == "all" {
+                layers = Layers::ALL;
+            } else if Layers::NAMES.contains(&name) {
+                layers = layers.with(name, true);
+            } else {
+                return Err(format!(
+                    "--sandbox-layers: unknown layer '{name}' (known: {}, or all, or none)",
+                    Layers::NAMES.join(", ")
+                ));
+            }
         }
-        return Ok(probe.layers.intersect(only));
+        Ok(layers)
     }
-    let missing = probe.missing();
-    if policy == Policy::Require && !missing.is_empty() {
-        return Err(format!("--sandbox require: not in force on this machine: {}", missing.join("; ")));
+
+    /// The layers on in both `self` and `other`.
+    pub fn intersect(&self, other: &Layers) -> Layers {
+        Layers::NAMES.iter().fold(Layers::default(), |acc, name| acc.with(name, self.get(name) && other.get(name)))
     }
-    Ok(probe.layers)
+
+    /// The names of the layers that are on, for results, in the order of [`Layers::NAMES`].
+    pub fn names(&self) -> Vec<String> {
+        self.fields().into_iter().filter(|(_, on)| *on).map(|(name, _)| name.to_string()).collect()
+    }
 }
 
-/// One warning line for the layers best effort goes without, or `None` when all are in force.
-pub fn warning() -> Option<String> {
-    let missing = probe().missing();
-    (!missing.is_empty()).then(|| {
-        format!(
-            "warning: sandbox without {} (see `referee sandbox`; --sandbox require refuses to grade without them)",
-            missing.join("; ")
-        )
-    })
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn probe_now() -> Probe {
-    let landlock = super::launcher::trial(&Layers { landlock: true, ..Layers::default() });
-    let namespaces = super::launcher::trial(&Layers { network: true, pid: true, ..Layers::default() });
-    let cgroup = super::cgroup::available();
-    let landlock_state = match &landlock {
-        Ok(detail) => LayerState { name: "landlock", in_force: true, detail: detail.clone() },
-        Err(why) => LayerState { name: "landlock", in_force: false, detail: why.clone() },
-    };
-    let (network, pid) = match &namespaces {
-        Ok(_) => (
-            LayerState {
-                name: "network",
-                in_force: true,
-                detail: "a network namespace of its own: no interface, not even the machine's loopback".into(),
-            },
-            LayerState {
-                name: "pid",
-                in_force: true,
-                detail: "a PID namespace with a private /proc: it sees and signals only its own processes".into(),
-            },
-        ),
-        Err(why) => (
-            LayerState { name: "network", in_force: false, detail: why.clone() },
-            LayerState { name: "pid", in_force: false, detail: why.clone() },
-        ),
-    };
-    let cgroup_state = match &cgroup {
-        Ok(detail) => LayerState { name: "cgroup", in_force: true, detail: detail.clone() },
-        Err(why) => LayerState { name: "cgroup", in_force: false, detail: why.clone() },
-    };
-    let layers = Layers {
-        landlock: landlock.is_ok(),
-        network: namespaces.is_ok(),
-        pid: namespaces.is_ok(),
-        cgroup: cgroup.is_ok(),
-    };
-    Probe { states: vec![landlock_state, network, pid, cgroup_state], layers }
+    #[test]
+    fn lists_parse_to_sets_and_back() {
+        let layers = Layers::parse_list("landlock, ipc,cgroup").unwrap();
+        assert_eq!(layers.names(), ["landlock", "ipc", "cgroup"]);
+        assert_eq!(Layers::parse_list("none").unwrap(), Layers::default());
+        assert_eq!(Layers::parse_list("all").unwrap().names(), Layers::NAMES);
+        let wrong = Layers::parse_list("landlock,chroot").unwrap_err();
+        assert!(wrong.contains("unknown layer 'chroot'"), "{wrong}");
+        assert_eq!(Layers::ALL.intersect(&layers), layers);
+        assert!(!Layers::default().any() && layers.any());
+    }
 }

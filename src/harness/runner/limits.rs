@@ -20,7 +20,13 @@ pub struct Limits {
     pub processes: u64,
     /// Largest file the run may write (RLIMIT_FSIZE).
     pub file_bytes: u64,
+    /// What a run may write (`--disk-limit`): how much its own folder may grow (see [`super::disk`]), and the
+    /// size of its private temporary folders with the mount layer. 0: not watched.
+    pub disk_bytes: u64,
 }
+
+/// The default of [`Limits::disk_bytes`]: 256 MiB, as much as a hand-in may unpack to.
+pub const DEFAULT_DISK_BYTES: u64 = 256 << 20;
 
 impl Default for Limits {
     fn default() -> Limits {
@@ -32,6 +38,7 @@ impl Default for Limits {
             output_bytes: 8 << 20,
             processes: 512,
             file_bytes: 64 << 20,
+            disk_bytes: DEFAULT_DISK_BYTES,
         }
     }
 }

@@ -1,29 +1,45 @@
 //! Running untrusted commands: one process group per run, resource limits, capped capture, a wall-clock deadline
 //! that kills the whole tree (TERM, grace, KILL), and a hunt for descendants that leave the group.
 //!
-//! - [`process::run`]: one run, from [`RunSpec`] to [`RunOutcome`].
-//! - [`Limits`]: time, CPU, memory, output, processes, file size.
-//! - [`sandbox`]: the user runs execute as, the limits' system calls, marker-based cleanup.
-//! - [`launcher`]: `referee __exec`, which sets the limits on itself as the sandbox user, then execs the program.
-//! - [`layers`]: which sandbox layers (Landlock, network and PID namespaces, cgroups) this machine offers.
-//! - [`cgroup`]: a cgroup per run.
+//! Containment is a one-way pipeline: **policy** (decided once per grading run) -> **plan** (one run's launch
+//! plan) -> **launch** (the launcher applying it to itself), with the runner watching from outside.
+//!
+//! - [`policy`]: the [`Sandbox`]: who runs execute as, with which [`layers`] (what [`probe`] found this machine
+//!   offers), what they may read and the environment they start from; never derived from a student's file.
+//! - [`lease`]: a uid of its own per submission.
+//! - [`plan`]: one run's [`wire::Request`] to the launcher, with the grader's [`shared_ns`] and [`cgroup`]s.
+//! - [`launcher`]: `referee __exec`, which applies a request to itself (namespaces, identity, limits, Landlock,
+//!   seccomp, descriptors) and becomes the program; it reports out of band through [`report`].
+//! - [`process::run`]: one run, from [`RunSpec`] to [`RunOutcome`]: spawn, limit, feed, capture, time out, kill.
+//! - [`sandbox`]: group signals, marker-based cleanup, handing folders over to the sandbox user.
 //! - [`cgroup_slot`]: where a run's processes go: its own cgroup, or (v1) its grading thread's.
-//! - [`shared_ns`]: the namespaces a grader's runs share (an empty network, a `/proc` showing only one's own user).
-//! - [`policy`]: what runs may use beyond their own folder (toolchain folders, the environment), decided once.
+//! - [`Limits`]: time, CPU, memory, output, processes, file size, disk ([`disk`] watches a run's folder).
 //! - [`Template`]: `--cmd` / `--build` templates.
 
 pub mod cgroup;
 pub mod cgroup_slot;
 #[cfg(target_os = "linux")]
 mod confine;
+pub mod disk;
+#[cfg(target_os = "linux")]
+mod exec;
 pub mod launcher;
 pub mod layers;
+pub mod lease;
 mod limits;
+pub mod plan;
 pub mod policy;
+pub mod preflight;
+pub mod probe;
 pub mod process;
+pub mod report;
+#[cfg(target_os = "linux")]
+mod rules;
 pub mod sandbox;
 pub mod shared_ns;
 mod template;
+pub mod toolchain;
+pub mod wire;
 
 pub use limits::Limits;
 pub use process::{run, Exit, RunError, RunOutcome, RunSpec};

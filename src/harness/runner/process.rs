@@ -10,7 +10,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::cgroup_slot::Placement;
-use super::launcher::{self, Extras};
+use super::disk::DiskWatch;
+use super::plan::{self, Extras};
+use super::report::ReportPipe;
 use super::sandbox::{self, GroupSignal, Sandbox, MARKER_VAR};
 use super::Limits;
 
@@ -70,6 +72,11 @@ pub struct RunOutcome {
     pub elapsed: Duration,
     /// Processes it left running after the main process exited (all killed).
     pub leftovers: bool,
+    /// Its folder grew past the disk budget (`Limits::disk_bytes`); killed there.
+    pub disk_limited: bool,
+    /// The program inside the run's folder could not be started, and why (a link, a missing file, no execute
+    /// bit, not a program): the submission's doing, reported by the launcher out of band.
+    pub refused: Option<String>,
 }
 
 /// Why a command could not be run at all (never the submission's fault).
@@ -110,36 +117,43 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let resolved = sandbox::resolve_program(&spec.program, &spec.sandbox)
         .map_err(|message| RunError::Spawn { program: program.clone(), source: std::io::Error::other(message) })?;
     let marker = sandbox::next_marker();
+    // Whatever the grader inherited (a TA's `7>>notes.txt`) is never passed on, launcher or not.
+    mark_inherited_close_on_exec();
     // Under the grader's own user, Linux lets the grader set the limits right after spawning (`prlimit` needs no
     // privilege on one's own processes), which saves the launcher's exec (about 0.75 ms a run); switching to a
     // sandbox user needs the launcher.
     let bare = spec.sandbox.identity.is_none() && !spec.sandbox.layers.any();
-    let launcher = if bare && cfg!(target_os = "linux") { None } else { launcher::launcher_path() };
+    let launcher = if bare && cfg!(target_os = "linux") { None } else { plan::launcher_path() };
     if launcher.is_none() && spec.sandbox.layers.any() {
         let message = "the referee launcher, which sets up the sandbox, was not found".to_string();
         return Err(RunError::Spawn { program, source: std::io::Error::other(message) });
     }
+    let spawn_error = |message: String| RunError::Spawn {
+        program: spec.program.to_string_lossy().into_owned(),
+        source: std::io::Error::other(message),
+    };
     // Dropped (removed) when this function returns, after every process of the run is dead.
-    let mut cgroup =
-        if spec.sandbox.layers.cgroup {
-            Some(Placement::for_run(&marker, &spec.limits).map_err(|message| RunError::Spawn {
-                program: program.clone(),
-                source: std::io::Error::other(message),
-            })?)
-        } else {
-            None
-        };
+    let mut cgroup = if spec.sandbox.layers.cgroup {
+        Some(Placement::for_run(&marker, &spec.limits).map_err(spawn_error)?)
+    } else {
+        None
+    };
     let mut own_pid_namespace = false;
+    let mut report = None;
     let mut command = match &launcher {
         Some(path) => {
             let extras = Extras {
                 cgroups: cgroup.as_ref().map(|c| c.launcher_dirs().to_vec()).unwrap_or_default(),
                 ..Extras::default()
             };
-            let invocation = launcher::arguments(&spec.limits, &spec.sandbox, &extras, &resolved, &spec.args);
-            own_pid_namespace = invocation.own_pid_namespace;
+            let mut request = plan::request(&spec.limits, &spec.sandbox, &extras, &resolved, &spec.args);
+            request.dir = Some(spec.cwd.clone());
+            let pipe = ReportPipe::new().map_err(|e| spawn_error(format!("no pipe for the launcher's report: {e}")))?;
+            request.report = Some(pipe.launcher_end());
+            report = Some(pipe);
+            own_pid_namespace = plan::own_pid_namespace(&request);
             let mut c = Command::new(path);
-            c.args(invocation.args);
+            c.args(request.to_args());
             c
         }
         None => {
@@ -164,6 +178,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
             command.uid(id.uid).gid(id.gid);
         }
     }
+    let mut disk = DiskWatch::start(&spec.cwd, spec.limits.disk_bytes);
     let start = Instant::now();
     let mut child = sandbox::spawn_managed(|| {
         let child = command.spawn()?;
@@ -248,6 +263,10 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
                     state.cancelled = true;
                     sandbox::signal_group(pid, GroupSignal::Kill);
                     sandbox::kill_marked(Some(&marker));
+                } else if state.exit.is_none() && !state.disk_limited && disk.over(false) {
+                    state.disk_limited = true;
+                    sandbox::signal_group(pid, GroupSignal::Kill);
+                    sandbox::kill_marked(Some(&marker));
                 } else if state.exit.is_none() && kill_at.is_none() && now >= deadline {
                     state.timed_out = true;
                     sandbox::signal_group(pid, GroupSignal::Terminate);
@@ -271,6 +290,13 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         }
     }
     state.leftovers |= sandbox::reap_orphans(&marker) > 0;
+    // Between two looks a program may write and exit: its folder is measured once more at the end.
+    state.disk_limited |= !state.cancelled && disk.over(true);
+    // Sharing the machine's IPC namespace, a run's System V objects outlive it: removed now (and the uid retired
+    // when they cannot be).
+    if let Some(id) = spec.sandbox.identity.filter(|i| i.uid >= super::lease::UID_BASE && !spec.sandbox.layers.ipc) {
+        super::lease::clean_ipc(id.uid);
+    }
     for t in threads {
         if t.is_finished() {
             let _ = t.join();
@@ -279,16 +305,22 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let exit =
         state.exit.ok_or_else(|| RunError::Lost { program: program.clone(), message: "no exit status".into() })?;
     let (stdout, stdout_truncated) = state.stdout.unwrap_or_default();
-    let (mut stderr, stderr_truncated) = state.stderr.unwrap_or_default();
-    if stderr.ends_with(launcher::LEFTOVERS_TAG.as_bytes()) {
-        stderr.truncate(stderr.len() - launcher::LEFTOVERS_TAG.len());
-        state.leftovers = true;
-    }
-    if exit.code() == Some(launcher::FAILED_EXIT) {
-        if let Some(message) = stderr.strip_prefix(launcher::FAILED_TAG.as_bytes()) {
-            let message = String::from_utf8_lossy(message).trim_end().to_string();
+    let (stderr, stderr_truncated) = state.stderr.unwrap_or_default();
+    // What the launcher said, out of the program's reach: only it decides whether the grader failed.
+    let mut refused = None;
+    if let Some(pipe) = report {
+        let said = pipe.finish();
+        if !said.started && !state.cancelled {
+            let text = String::from_utf8_lossy(&stderr);
+            let why = text.lines().next().unwrap_or("no reason given").to_string();
+            let message = format!("the sandbox launcher did not start ({}): {why}", describe(exit));
             return Err(RunError::Spawn { program, source: std::io::Error::other(message) });
         }
+        if let Some(message) = said.failure {
+            return Err(RunError::Spawn { program, source: std::io::Error::other(message) });
+        }
+        state.leftovers |= said.leftovers;
+        refused = said.refused;
     }
     Ok(RunOutcome {
         exit: exit_of(exit),
@@ -301,7 +333,28 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         stderr_truncated,
         elapsed: state.elapsed,
         leftovers: state.leftovers,
+        disk_limited: state.disk_limited,
+        refused,
     })
+}
+
+/// How a process ended, in words.
+fn describe(status: ExitStatus) -> String {
+    match exit_of(status) {
+        Exit::Code(c) => format!("exit code {c}"),
+        Exit::Signal(s) => format!("signal {s}"),
+    }
+}
+
+/// Marks every descriptor above 2 this process holds close-on-exec, once: what the grader inherited from the
+/// TA's shell or a CI runner never reaches a run, even one started without the launcher (which does the same for
+/// itself before every program).
+pub fn mark_inherited_close_on_exec() {
+    #[cfg(target_os = "linux")]
+    {
+        static DONE: std::sync::Once = std::sync::Once::new();
+        DONE.call_once(|| close_fds::set_fds_cloexec(3, &[]));
+    }
 }
 
 /// The whole environment of a run: the grants' allowlist (see [`super::policy`]), `HOME` and `TMPDIR` in the run's
@@ -331,6 +384,7 @@ struct Watch {
     output_limited: bool,
     cancelled: bool,
     leftovers: bool,
+    disk_limited: bool,
     elapsed: Duration,
 }
 

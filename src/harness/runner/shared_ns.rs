@@ -16,23 +16,15 @@
 //! launcher opens them through `/proc/<grader>/fd/<n>` and checks their inodes before joining, so a reused pid can
 //! never lead a run into another namespace. Only as root: joining a namespace needs `CAP_SYS_ADMIN` over it.
 
-use std::ffi::OsString;
-use std::path::PathBuf;
 use std::sync::OnceLock;
+
+use super::wire::HeldNamespace;
 
 /// A namespace the grader holds open: what the launcher opens and the inode it must find there.
 #[derive(Debug)]
 pub struct Held {
     _file: std::fs::File,
-    path: PathBuf,
-    inode: u64,
-}
-
-impl Held {
-    /// The launcher's options to join it: `OPTION PATH INODE`.
-    fn options(&self, option: &str) -> [OsString; 3] {
-        [option.into(), self.path.clone().into_os_string(), self.inode.to_string().into()]
-    }
+    held: HeldNamespace,
 }
 
 /// The grader's shared namespaces.
@@ -43,15 +35,14 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// The launcher's options to join the network namespace: `+netns PATH INODE`.
-    pub fn network_options(&self) -> [OsString; 3] {
-        self.network.options("+netns")
+    /// The empty network namespace, for the launcher to join.
+    pub fn network(&self) -> HeldNamespace {
+        self.network.held.clone()
     }
 
-    /// The launcher's options to join the mount namespace with the `hidepid` `/proc` (`+procns PATH INODE`), when
-    /// the holder could make it.
-    pub fn proc_options(&self) -> Option<[OsString; 3]> {
-        self.proc.as_ref().map(|held| held.options("+procns"))
+    /// The mount namespace with the `hidepid` `/proc`, when the holder could make it.
+    pub fn proc(&self) -> Option<HeldNamespace> {
+        self.proc.as_ref().map(|held| held.held.clone())
     }
 }
 
@@ -62,8 +53,7 @@ pub fn shared() -> Option<&'static Shared> {
     SHARED.get_or_init(make).as_ref()
 }
 
-/// What the holder prints when it has made both namespaces; `ready` alone means the network namespace only.
-pub const READY_WITH_PROC: &str = "ready proc";
+pub use super::wire::READY_WITH_PROC;
 
 #[cfg(target_os = "linux")]
 fn make() -> Option<Shared> {
@@ -71,13 +61,14 @@ fn make() -> Option<Shared> {
     use std::os::fd::AsRawFd;
     use std::os::unix::fs::MetadataExt;
     use std::process::{Command, Stdio};
-    if !super::sandbox::is_root() || !super::layers::scopes_abstract_sockets() {
+    if !super::policy::is_root() || !super::probe::scopes_abstract_sockets() {
         return None;
     }
-    let exe = super::launcher::launcher_path()?;
+    let exe = super::plan::launcher_path()?;
+    let request = super::wire::Request { hold: true, program: "true".into(), ..super::wire::Request::default() };
     let mut command = Command::new(exe);
     command
-        .args([super::launcher::SUBCOMMAND, "0", "0", "0", "0", "-", "-", "+hold", "--", "true"])
+        .args(request.to_args())
         .current_dir(std::env::temp_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -95,8 +86,8 @@ fn make() -> Option<Shared> {
     let open = |kind: &str| -> Option<Held> {
         let file = std::fs::File::open(format!("/proc/{pid}/ns/{kind}")).ok()?;
         let inode = file.metadata().ok()?.ino();
-        let path = PathBuf::from(format!("/proc/{}/fd/{}", std::process::id(), file.as_raw_fd()));
-        Some(Held { _file: file, path, inode })
+        let path = format!("/proc/{}/fd/{}", std::process::id(), file.as_raw_fd()).into();
+        Some(Held { _file: file, held: HeldNamespace { path, inode } })
     };
     let network = line.starts_with("ready").then(|| open("net")).flatten();
     let proc = (line == READY_WITH_PROC).then(|| open("mnt")).flatten();

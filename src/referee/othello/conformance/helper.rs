@@ -8,7 +8,6 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::function::Form;
-use crate::harness::runner::launcher::FAILED_TAG;
 use crate::referee::process::{AgentProcess, Incoming, Launch};
 
 /// Python's own start-up gets this much on top of the per-call timeout (the import is timed like a call).
@@ -218,7 +217,6 @@ impl Drop for Helper {
 fn died(process: &mut AgentProcess) -> String {
     let exit = process.wait_exit(Duration::from_secs(2)).unwrap_or_else(|| "it stopped answering".into());
     let tail = process.stderr_tail();
-    let tail = tail.replace(FAILED_TAG, "");
     let last: Vec<&str> = tail.lines().rev().filter(|l| !l.trim().is_empty()).take(3).collect();
     if last.is_empty() {
         exit
