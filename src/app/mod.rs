@@ -7,6 +7,7 @@ mod bench_harness;
 mod bench_scale;
 pub mod check;
 pub mod class_report;
+pub mod exercise;
 pub mod gen;
 pub mod grade;
 pub mod gradescope;

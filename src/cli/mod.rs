@@ -2,12 +2,14 @@
 //! [`crate::app`], so tests call the same code without a process.
 
 mod deploy;
+mod exercise;
 pub mod exit;
 pub mod keys_solvers;
 mod keys_tree;
 mod othello;
 
 pub use deploy::{BundleArgs, GradescopeCommand, GradescopeVisibility, MergeArgs, RunArgs};
+pub use exercise::{ExerciseCheckArgs, ExerciseCommand, ExerciseGradeArgs, ExerciseMakeArgs};
 pub use keys_solvers::{CspArgs, MdpArgs};
 pub use keys_tree::{HillclimbArgs, TreeArgs};
 pub use othello::{OthelloGradeArgs, OthelloMatchArgs, OthelloOptions, OthelloRules, OthelloTournamentArgs};
@@ -107,6 +109,10 @@ pub enum Command {
     /// Gradescope: `gradescope bundle` makes an autograder.zip from the grade command you already use.
     #[command(subcommand)]
     Gradescope(GradescopeCommand),
+    /// Written problems, a different one for every student: `exercise make` the sheets and the key, `exercise
+    /// grade` the answer files (misconceptions named), `exercise check` an answer file's form.
+    #[command(subcommand)]
+    Exercise(ExerciseCommand),
 }
 
 /// `referee match GAME`.
@@ -589,6 +595,9 @@ pub enum BenchTarget {
     /// The model of scale: per-student cost of a real Java Take-Stones class (--students, -j --jobs) and per-game
     /// cost of Othello between Python agents, turned into times for 1,500 students and a 300-player tournament.
     Scale,
+    /// Written problems: `exercise make` and `exercise grade` on a synthetic class of --students (the target is
+    /// 1,500), -j --jobs, and how many of their variants and answer keys are distinct.
+    Exercise,
 }
 
 /// Which Take-Stones board the benchmark runs on.

@@ -37,6 +37,8 @@ pub enum Kind {
     Mancala,
     /// An Othello agent (`referee grade othello ...`).
     Othello,
+    /// Written problems, each student's own variant (`referee exercise grade ...`).
+    Exercise,
 }
 
 /// `config.json`: how `run_autograder` grades.
@@ -59,6 +61,10 @@ pub struct Config {
     pub stdout_visibility: String,
     /// The referee version that made the bundle.
     pub referee: String,
+    /// Exercise assignments: the field of `submission_metadata.json`'s first user that holds the id the sheets
+    /// were made for (`email`, `email-login` for the part before the `@`, `sid`, `name`, `id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id_field: Option<String>,
 }
 
 /// Gradescope's spelling of a visibility.
@@ -101,6 +107,7 @@ pub fn run(args: &BundleArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             Kind::Suite => "suite",
             Kind::Mancala => "Mancala",
             Kind::Othello => "Othello",
+            Kind::Exercise => "written exercise",
         },
         if plan.packages.is_empty() { "nothing".to_string() } else { plan.packages.join(" ") }
     );
@@ -135,20 +142,32 @@ fn plan(args: &BundleArgs) -> Result<Plan, String> {
     let kind = match grade.first().map(String::as_str) {
         Some("mancala") => Kind::Mancala,
         Some("othello") => Kind::Othello,
+        Some("exercise") => Kind::Exercise,
         _ => Kind::Suite,
     };
-    if kind != Kind::Suite && args.points.is_some() {
+    let game = matches!(kind, Kind::Mancala | Kind::Othello);
+    if game && args.points.is_some() {
         return Err("--points: the game graders take their own --points (put it after `mancala`/`othello`)".into());
     }
-    if kind != Kind::Suite && !grade.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
+    if kind == Kind::Exercise && grade.iter().any(|a| a == "--id" || a.starts_with("--id=")) {
+        return Err(
+            "--id: the autograder takes each student's id from submission_metadata.json (see --id-field)".into()
+        );
+    }
+    if game && !grade.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
         // Every student meets the same random games: fair, and a regrade gives the same result.
         grade.extend(["--seed".to_string(), "1".to_string()]);
     }
     // Parse as `grade` would, with the submission the autograder will supply.
     let mut argv: Vec<String> = vec!["referee".into(), "grade".into()];
     argv.extend(grade.iter().cloned());
+    if kind == Kind::Exercise {
+        // `exercise --seed S ...` is `referee exercise grade --seed S ...`.
+        argv = vec!["referee".into(), "exercise".into(), "grade".into()];
+        argv.extend(grade.iter().skip(1).cloned());
+    }
     argv.extend(match kind {
-        Kind::Suite => ["--dir".to_string(), "submission".to_string()],
+        Kind::Suite | Kind::Exercise => ["--dir".to_string(), "submission".to_string()],
         _ => ["--submissions".to_string(), "class".to_string()],
     });
     RefereeCli::try_parse_from(&argv).map_err(|e| crate::app::clap_failure("grade arguments", &e).0)?;
@@ -214,6 +233,7 @@ fn plan(args: &BundleArgs) -> Result<Plan, String> {
         visibility: args.visibility.map(|v| visibility_name(v).to_string()),
         stdout_visibility: visibility_name(args.stdout_visibility).to_string(),
         referee: env!("CARGO_PKG_VERSION").to_string(),
+        id_field: (kind == Kind::Exercise).then(|| args.id_field.clone()),
     };
     Ok(Plan { config, suite, packages, checks })
 }
