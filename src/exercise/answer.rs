@@ -294,7 +294,7 @@ fn step(text: &str) -> Result<Step, String> {
     let length = value(length.trim_start_matches([':', '=', '(']).trim_end_matches(')'))?;
     let tour = tour.trim().trim_end_matches([':', '=', ',']).trim().trim_start_matches('<').trim_end_matches('>');
     let labels: Vec<String> = if tour.contains(['-', ',', ' ']) {
-        tour.split(['-', ',', ' ']).filter(|s| !s.is_empty()).map(|s| label(s)).collect::<Result<_, _>>()?
+        tour.split(['-', ',', ' ']).filter(|s| !s.is_empty()).map(label).collect::<Result<_, _>>()?
     } else {
         tour.chars().map(|c| label(&c.to_string())).collect::<Result<_, _>>()?
     };

@@ -103,12 +103,15 @@ fn unzip(path: &Path, found: &mut Found) -> Result<(), String> {
 pub fn answers(path: &Path) -> Result<AnswerFile, String> {
     let mut found = Found::default();
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if path.is_dir() {
+    let meta = fs::metadata(path).map_err(|e| format!("the hand-in cannot be read: {e}"))?;
+    if meta.is_dir() {
         walk(path, "", 0, &mut found).map_err(|e| format!("the hand-in cannot be read: {e}"))?;
+    } else if !meta.is_file() {
+        // A pipe or a device would block or never end: not a hand-in.
+        return Err(format!("no answer file: {name} is neither a folder nor a file"));
     } else if name.to_ascii_lowercase().ends_with(".zip") {
         unzip(path, &mut found)?;
     } else {
-        let meta = fs::metadata(path).map_err(|e| format!("the hand-in cannot be read: {e}"))?;
         if meta.len() > MAX_BYTES {
             return Err(format!("no answer file: {name} is larger than 1 MiB"));
         }

@@ -40,11 +40,11 @@ pub fn draw(rng: &mut Rng) -> Drawn {
         labels.sort_unstable();
         let n = labels.len();
         let mut d = vec![vec![0i64; n]; n];
-        for i in 0..n {
-            for j in i + 1..n {
-                d[i][j] = rng.int(1, 9);
-                d[j][i] = d[i][j];
-            }
+        let pairs: Vec<(usize, usize)> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect();
+        for (i, j) in pairs {
+            let x = rng.int(1, 9);
+            d[i][j] = x;
+            d[j][i] = x;
         }
         let mut start: Vec<usize> = (0..n).collect();
         rng.shuffle(&mut start);

@@ -68,24 +68,21 @@ fn labels(tree: &Tree) -> Vec<String> {
         next += 1;
         queue.extend(node.children.iter().copied());
     }
-    for id in 0..tree.len() {
+    for (id, slot) in out.iter_mut().enumerate() {
         if tree.node(id).children.is_empty() {
-            out[id] = letters(next).to_ascii_lowercase();
+            *slot = letters(next).to_ascii_lowercase();
             next += 1;
         }
     }
     out
 }
 
+/// What a copied node becomes: its label, its kind and the probability of the edge into it.
+pub type Rewritten = (Option<String>, Kind, Option<Q>);
+
 /// A copy of `tree` with each node's label, kind and edge probability given by `f(id, node)`; ids unchanged.
-pub fn copy(tree: &Tree, f: impl Fn(usize, &Node) -> (Option<String>, Kind, Option<Q>)) -> Tree {
-    fn walk(
-        from: &Tree,
-        id: usize,
-        parent: Option<usize>,
-        to: &mut Tree,
-        f: &dyn Fn(usize, &Node) -> (Option<String>, Kind, Option<Q>),
-    ) {
+pub fn copy(tree: &Tree, f: impl Fn(usize, &Node) -> Rewritten) -> Tree {
+    fn walk(from: &Tree, id: usize, parent: Option<usize>, to: &mut Tree, f: &dyn Fn(usize, &Node) -> Rewritten) {
         let node = from.node(id);
         let (label, kind, p) = f(id, node);
         let new = to.add(parent, label, kind, p);

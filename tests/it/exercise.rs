@@ -486,6 +486,7 @@ fn a_gradescope_bundle_grades_the_student_the_metadata_names() {
     let parts: usize = vs.iter().map(|v| v.parts.len()).sum();
     assert_eq!(right["tests"].as_array().unwrap().len(), parts);
     assert_eq!(right["score"].as_f64(), Some(20.0), "{right}");
+    assert_eq!(right["visibility"], "after_published", "the feedback holds the right answers: hidden until published");
     let (wrong, _) = run_for("alice@wisc.edu", &[Misconception::MrvTiesAlphabetical]);
     let output: Vec<&str> = wrong["tests"].as_array().unwrap().iter().map(|t| t["output"].as_str().unwrap()).collect();
     assert!(output.iter().any(|o| o.contains("mrv-ties-alphabetical")), "{output:?}");

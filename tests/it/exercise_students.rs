@@ -63,24 +63,28 @@ fn alphabeta(variant: &Variant, method: Option<Misconception>) -> HashMap<&'stat
     let tree = if method == Some(MinMaxSwapped) { ex_tree::swapped(&given) } else { given.clone() };
     let solved = solve::solve(&tree).unwrap();
     let n = tree.len();
-    // visited, final windows and returned values, by the method.
-    let (visited, window, returned): (Vec<bool>, Vec<Option<(Exact, Exact)>>, Vec<Option<Exact>>) = match method {
+    // What the search saw, by the method: the key's own alpha-beta for the right one.
+    let seen: wrong_ab::Run = match method {
         Some(StrictPruning) | Some(RightToLeft) => {
             let how = wrong_ab::Method { strict: method == Some(StrictPruning), reverse: method == Some(RightToLeft) };
-            let run = wrong_ab::run(&tree, how);
-            (run.visited, run.window, run.returned)
+            wrong_ab::run(&tree, how)
         }
         _ => {
             let t = trace::trace(&TreeGame::new(&tree)).unwrap();
-            let mut window = vec![None; n];
-            let mut returned = vec![None; n];
+            let mut run = wrong_ab::Run {
+                visited: t.visited.clone(),
+                returned: vec![None; n],
+                window: vec![None; n],
+                value: t.value,
+            };
             for s in &t.steps {
-                window[s.node] = Some(s.window);
-                returned[s.node] = Some(s.value);
+                run.window[s.node] = Some(s.window);
+                run.returned[s.node] = Some(s.value);
             }
-            (t.visited, window, returned)
+            run
         }
     };
+    let (visited, window, returned) = (seen.visited, seen.window, seen.returned);
     let root = tree.root();
     let mut inner: Vec<usize> = (0..n).filter(|&i| i != root && !tree.node(i).children.is_empty()).collect();
     inner.sort_by_key(|&i| (tree.depth(i), i));

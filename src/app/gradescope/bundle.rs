@@ -230,7 +230,12 @@ fn plan(args: &BundleArgs) -> Result<Plan, String> {
         kind,
         grade,
         points: args.points,
-        visibility: args.visibility.map(|v| visibility_name(v).to_string()),
+        // An exercise's feedback holds the right answers: shown before grades are published, a student could
+        // copy them into a resubmission. The TA may still choose otherwise.
+        visibility: args
+            .visibility
+            .map(|v| visibility_name(v).to_string())
+            .or_else(|| (kind == Kind::Exercise).then(|| "after_published".to_string())),
         stdout_visibility: visibility_name(args.stdout_visibility).to_string(),
         referee: env!("CARGO_PKG_VERSION").to_string(),
         id_field: (kind == Kind::Exercise).then(|| args.id_field.clone()),

@@ -21,10 +21,13 @@ figcaption { font-size: 0.85rem; color: #555; }
 table { border-collapse: collapse; margin: 0.5rem 0; break-inside: avoid; }
 th, td { border: 1px solid #999; padding: 0.2rem 0.6rem; text-align: center; }
 ul.outline, ul.outline ul { list-style: none; padding-left: 1.2rem; margin: 0; }
+ul.outline { font-size: 0.9rem; }
+ul.outline > li > ul { columns: 12rem; column-gap: 2rem; }
+ul.outline > li > ul > li { break-inside: avoid-column; }
 ol.parts > li { margin-bottom: 1rem; break-inside: avoid; }
 .how { font-size: 0.9rem; color: #444; margin: 0.2rem 0; }
 .box { border: 1px solid #bbb; min-height: 3.5rem; border-radius: 3px; }
-@media (max-width: 40rem) { main { padding: 0.8rem; } }
+@media (max-width: 40rem) { main { padding: 0.8rem; } ul.outline > li > ul { columns: auto; } }
 @media print {
   @page { margin: 14mm; }
   main { max-width: none; padding: 0; }
