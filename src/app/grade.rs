@@ -344,8 +344,8 @@ fn write_class_files(out_dir: &Path, setup: &Setup, store: &Store, expected: usi
     write_report_files(out_dir, &setup.report(store.load_all()), expected)
 }
 
-/// 0 when everything passed, 3 when the grader failed somewhere, otherwise 1.
-fn verdict(results: &[SubmissionResult]) -> u8 {
+/// 0 when everything passed, 3 when the grader failed somewhere, otherwise 1 (also `exercise grade`'s).
+pub fn verdict(results: &[SubmissionResult]) -> u8 {
     if results.iter().any(SubmissionResult::has_harness_error) {
         exit::INTERNAL
     } else if results.iter().all(SubmissionResult::all_passed) {

@@ -30,6 +30,20 @@ pub enum Misconception {
 }
 
 impl Misconception {
+    /// Every known wrong method.
+    pub const ALL: [Misconception; 10] = [
+        Misconception::StrictPruning,
+        Misconception::RightToLeft,
+        Misconception::MinMaxSwapped,
+        Misconception::CutBoundAsValue,
+        Misconception::IgnoresProbabilities,
+        Misconception::GaussSeidel,
+        Misconception::DiscountOnReward,
+        Misconception::ForwardCheckingSomeNeighbours,
+        Misconception::MrvTiesAlphabetical,
+        Misconception::FirstImprovement,
+    ];
+
     /// The stable name class reports count by.
     pub fn name(self) -> &'static str {
         match self {

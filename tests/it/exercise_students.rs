@@ -263,15 +263,4 @@ pub fn kind_of(m: Misconception) -> &'static [Kind] {
 }
 
 /// Every misconception.
-pub const ALL: [Misconception; 10] = [
-    StrictPruning,
-    RightToLeft,
-    MinMaxSwapped,
-    CutBoundAsValue,
-    IgnoresProbabilities,
-    GaussSeidel,
-    DiscountOnReward,
-    ForwardCheckingSomeNeighbours,
-    MrvTiesAlphabetical,
-    FirstImprovement,
-];
+pub const ALL: [Misconception; 10] = Misconception::ALL;

@@ -39,7 +39,7 @@ fn python_class(dir: &Path) {
     }
 }
 
-fn load_results(out: &Path) -> Vec<SubmissionResult> {
+pub fn load_results(out: &Path) -> Vec<SubmissionResult> {
     let mut all: Vec<SubmissionResult> = fs::read_dir(out.join("results"))
         .unwrap()
         .map(|e| serde_json::from_slice(&fs::read(e.unwrap().path()).unwrap()).unwrap())

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::kinds;
 use crate::app::class_report::{student_line, write_report_files, write_student_files, CANCELLED};
+use crate::app::grade::verdict;
 use crate::app::progress::Progress;
 use crate::app::shard::{self, Manifest, Shard};
 use crate::cli::{exit, ColorChoice, ExerciseGradeArgs};
@@ -100,17 +101,6 @@ fn run_with(args: &ExerciseGradeArgs, quiet: bool, out: &mut dyn Write, err: &mu
     }
 }
 
-/// 0 when every part is right, 3 when a part could not be graded, otherwise 1.
-fn verdict(results: &[SubmissionResult]) -> u8 {
-    if results.iter().any(SubmissionResult::has_harness_error) {
-        exit::INTERNAL
-    } else if results.iter().all(SubmissionResult::all_passed) {
-        exit::SUCCESS
-    } else {
-        exit::FAILED
-    }
-}
-
 fn one(args: &ExerciseGradeArgs, settings: &Settings, path: &Path, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     if !path.exists() {
         let _ = writeln!(err, "referee exercise grade: {}: no such hand-in", path.display());
@@ -190,6 +180,7 @@ fn class(args: &ExerciseGradeArgs, settings: &Settings, dir: &Path, out: &mut dy
     };
     let mut failures = Vec::new();
     let mut written = Instant::now();
+    let mut took = Duration::ZERO;
     for_each_parallel(
         &plan.todo,
         crate::app::jobs_or_cores(args.jobs),
@@ -209,8 +200,11 @@ fn class(args: &ExerciseGradeArgs, settings: &Settings, dir: &Path, out: &mut dy
             progress
                 .finish(&result.id, &format!("{} / {}", format_points(result.score), format_points(result.max_score)));
             results.push(result);
-            if written.elapsed() >= REWRITE_EVERY {
+            // Rewriting a big class's files takes a while itself: never spend more than a fifth of the run on it.
+            if written.elapsed() >= REWRITE_EVERY.max(took * 5) {
+                let started = Instant::now();
                 let _ = write_class(&out_dir, &mut results, entries.len());
+                took = started.elapsed();
                 written = Instant::now();
             }
         },
