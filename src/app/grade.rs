@@ -73,6 +73,9 @@ impl Setup {
         if let Some(t) = &args.timeout {
             loaded.timeout = parse_duration(t, "--timeout")?;
         }
+        if let Some(show) = args.show {
+            loaded.show_all(show);
+        }
         let command_text = args
             .cmd
             .clone()
@@ -153,6 +156,18 @@ fn grade_one(args: &GradeArgs, setup: &Setup, out: &mut dyn Write, err: &mut dyn
         let _ = writeln!(err, "referee grade: {problem}");
         return exit::USAGE;
     }
+    let classroom50 = match args.format {
+        Some(Format::Classroom50) => {
+            match super::classroom50::identity(&args.classroom50, &|name| std::env::var(name).ok()) {
+                Ok(identity) => Some(identity),
+                Err(message) => {
+                    let _ = writeln!(err, "referee grade: {message}");
+                    return exit::USAGE;
+                }
+            }
+        }
+        _ => None,
+    };
     let scratch = setup.scratch_root.join("submission");
     let _ = make_traversable(&scratch);
     let id = grade::workspace::submission_id(&dir);
@@ -164,6 +179,9 @@ fn grade_one(args: &GradeArgs, setup: &Setup, out: &mut dyn Write, err: &mut dyn
         }
     };
     let code = verdict(std::slice::from_ref(&result));
+    if let Some(identity) = &classroom50 {
+        return super::classroom50::finish(&result, identity, &args.classroom50, code, out, err);
+    }
     let report = setup.report(vec![result]);
     let options = RenderOptions { color: setup.color, redact: false };
     if let Err(e) =

@@ -53,6 +53,7 @@ fn main() -> ExitCode {
             Command::Hillclimb(args) => app::keys::hillclimb::run(args, &mut out, &mut err),
             Command::Merge(args) => app::merge::run(args, &mut out, &mut err),
             Command::Gradescope(command) => app::gradescope::run(command, &mut out, &mut err),
+            Command::Prairielearn(args) => app::prairielearn::run(args, &mut out, &mut err),
             Command::Exercise(command) => app::exercise::run(command, &mut out, &mut err),
         };
         let _ = out.flush();

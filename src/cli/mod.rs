@@ -7,12 +7,14 @@ pub mod exit;
 pub mod keys_solvers;
 mod keys_tree;
 mod othello;
+mod platforms;
 
 pub use deploy::{BundleArgs, GradescopeCommand, GradescopeVisibility, MergeArgs, RunArgs};
 pub use exercise::{ExerciseCheckArgs, ExerciseCommand, ExerciseGradeArgs, ExerciseMakeArgs};
 pub use keys_solvers::{CspArgs, MdpArgs};
 pub use keys_tree::{HillclimbArgs, TreeArgs};
 pub use othello::{OthelloGradeArgs, OthelloMatchArgs, OthelloOptions, OthelloRules, OthelloTournamentArgs};
+pub use platforms::{Classroom50Args, PrairielearnArgs};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -109,6 +111,9 @@ pub enum Command {
     /// Gradescope: `gradescope bundle` makes an autograder.zip from the grade command you already use.
     #[command(subcommand)]
     Gradescope(GradescopeCommand),
+    /// PrairieLearn's external grader: grade /grade/student against the question's suite, write
+    /// /grade/results/results.json.
+    Prairielearn(PrairielearnArgs),
     /// Written problems, a different one for every student: `exercise make` the sheets and the key, `exercise
     /// grade` the answer files (misconceptions named), `exercise check` an answer file's form.
     #[command(subcommand)]
@@ -432,6 +437,14 @@ pub struct GradeArgs {
     /// Where scratch folders go (default: the system temp folder).
     #[arg(long)]
     pub work: Option<std::path::PathBuf>,
+    /// What student-facing reports show of a case (feedback, Gradescope, JUnit, Classroom 50, PrairieLearn):
+    /// full (arguments, expected and printed output), actual-only (never the expected output), none (the verdict
+    /// and cause names). Outranks the suite's `show`; report.html, report.json and the gradebook keep everything.
+    #[arg(long, value_enum)]
+    pub show: Option<crate::harness::model::Show>,
+    /// Classroom 50's identity fields.
+    #[command(flatten)]
+    pub classroom50: Classroom50Args,
 }
 
 /// Games `referee gen` knows (and `referee check`, which also knows [`CheckTarget::Othello`]).

@@ -163,5 +163,5 @@ fn answer(variant: &Variant, part: &Part, section: &super::file::Section, points
 /// The answer as the case's output (a blank one shown as such, so no report says a program printed nothing).
 fn captured(text: &str) -> Captured {
     let text = if text.trim().is_empty() { "(no answer)\n".to_string() } else { format!("{}\n", text.trim_end()) };
-    Captured { bytes: text.len(), text, truncated: false, invalid_utf8: false }
+    Captured { bytes: text.len(), text, ..Captured::default() }
 }

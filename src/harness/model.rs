@@ -66,18 +66,118 @@ pub enum Visibility {
     AfterDueDate,
 }
 
-/// A captured stream: text (invalid UTF-8 replaced), whether the cap cut it, and its raw size.
+/// Bytes of each stream a result keeps per case ([`Captured::excerpt`]): enough for any diff or stack trace a
+/// report quotes, and small enough that a class of flooders cannot grow the TA's files without bound (two
+/// programs printing 8 MiB a case made a 22-student `report.json` 337 MB).
+pub const EXCERPT_BYTES: usize = 64 << 10;
+
+/// Bytes of a line a [`FirstDifference`] keeps ([`FirstDifference::excerpt`]).
+pub const LINE_BYTES: usize = 1 << 10;
+
+/// A captured stream: an excerpt of it as text (invalid UTF-8 replaced), whether the cap cut it, and its size.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Captured {
-    /// The bytes as text (`U+FFFD` for invalid UTF-8).
+    /// The bytes as text (`U+FFFD` for invalid UTF-8): all of them, or the excerpt [`Captured::excerpt`] keeps
+    /// (`omitted` says how many bytes it left out).
     pub text: String,
     /// Whether the output cap cut it short.
     pub truncated: bool,
-    /// How many bytes were kept.
+    /// How many bytes the program printed on the stream (up to the output cap).
     pub bytes: usize,
     /// Whether the bytes were not valid UTF-8.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub invalid_utf8: bool,
+    /// Bytes of the stream left out of `text` (0: `text` is all of it). Where depends on the [`Keep`] it was
+    /// made with: the end for [`Keep::Head`] (stdout), the start for [`Keep::Tail`] (stderr).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub omitted: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Which part of a long stream an excerpt keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// The start: where a wrong output first differs (stdout).
+    Head,
+    /// The end: where the error that stopped a program is (stderr).
+    Tail,
+}
+
+impl Captured {
+    /// The stream `bytes` as a result keeps it: at most `limit` bytes of it (cut at a line break when one is in
+    /// the last quarter, never inside a character), with its full size in `bytes` and what was left out in
+    /// `omitted`. `truncated` says whether the run's output cap had already cut it.
+    pub fn excerpt(bytes: &[u8], truncated: bool, keep: Keep, limit: usize) -> Captured {
+        let invalid_utf8 = std::str::from_utf8(bytes).is_err();
+        let kept = if bytes.len() <= limit {
+            bytes
+        } else {
+            match keep {
+                Keep::Head => {
+                    let mut end = char_floor(bytes, limit);
+                    if let Some(nl) = bytes[..end].iter().rposition(|&b| b == b'\n').filter(|&i| i >= end - end / 4) {
+                        end = nl + 1;
+                    }
+                    &bytes[..end]
+                }
+                Keep::Tail => {
+                    let mut start = char_ceil(bytes, bytes.len() - limit);
+                    let window = &bytes[start..];
+                    if let Some(nl) = window.iter().position(|&b| b == b'\n').filter(|&i| i < window.len() / 4) {
+                        start += nl + 1;
+                    }
+                    &bytes[start..]
+                }
+            }
+        };
+        Captured {
+            text: String::from_utf8_lossy(kept).into_owned(),
+            truncated,
+            bytes: bytes.len(),
+            invalid_utf8,
+            omitted: bytes.len() - kept.len(),
+        }
+    }
+}
+
+/// The largest index `<= at` that does not fall inside a UTF-8 sequence (a continuation byte has the bits 10).
+fn char_floor(bytes: &[u8], at: usize) -> usize {
+    let mut i = at.min(bytes.len());
+    while i > 0 && i < bytes.len() && bytes[i] & 0xc0 == 0x80 && at - i < 4 {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest index `>= at` that does not fall inside a UTF-8 sequence.
+fn char_ceil(bytes: &[u8], at: usize) -> usize {
+    let mut i = at;
+    while i < bytes.len() && bytes[i] & 0xc0 == 0x80 && i - at < 4 {
+        i += 1;
+    }
+    i
+}
+
+/// `text` with every mention of the scratch folder `dir` a hand-in was graded in made relative to it
+/// (`/tmp/referee-x/carol/submission/X.java:82` becomes `X.java:82`, `dir` alone `.`), under `dir` as given and as
+/// the system resolves it: a student reads paths of their own files, not the grader's layout.
+pub fn relative_to_hand_in(text: &str, dir: &std::path::Path) -> String {
+    let mut forms = vec![dir.to_string_lossy().into_owned()];
+    if let Ok(real) = std::fs::canonicalize(dir) {
+        forms.push(real.to_string_lossy().into_owned());
+    }
+    let mut out = text.to_string();
+    for form in forms {
+        let form = form.trim_end_matches('/');
+        if form.is_empty() || !out.contains(form) {
+            continue;
+        }
+        out = out.replace(&format!("{form}/"), "").replace(form, ".");
+    }
+    out
 }
 
 /// The first place the output differs from the closest accepted expected output.
@@ -89,6 +189,81 @@ pub struct FirstDifference {
     pub expected: Option<String>,
     /// The printed line (`None`: the output had ended).
     pub actual: Option<String>,
+}
+
+impl FirstDifference {
+    /// The same difference with each line cut to [`LINE_BYTES`] (a program that prints megabytes without a line
+    /// break has one line that long), ending in `…` where it was cut.
+    pub fn excerpt(self) -> FirstDifference {
+        let cut = |line: Option<String>| {
+            line.map(|l| {
+                if l.len() <= LINE_BYTES {
+                    return l;
+                }
+                let mut end = LINE_BYTES;
+                while !l.is_char_boundary(end) {
+                    end -= 1;
+                }
+                format!("{}…", &l[..end])
+            })
+        };
+        FirstDifference { line: self.line, expected: cut(self.expected), actual: cut(self.actual) }
+    }
+}
+
+/// What a student-facing report shows of a case (`show` in a suite, `--show` on the command line). TA-facing
+/// reports (`report.html`, `report.json`, the gradebook) always show everything.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Show {
+    /// The arguments, the expected output and the program's (a diff).
+    #[default]
+    Full,
+    /// The arguments and the program's own output with the line where it first differs; never the expected text.
+    ActualOnly,
+    /// Passed or not, the status and the names of the causes; no arguments, no output.
+    #[serde(rename = "none")]
+    #[value(name = "none")]
+    VerdictOnly,
+}
+
+impl Show {
+    /// Whether this is [`Show::Full`] (the serialized result leaves the default out).
+    pub fn is_full(&self) -> bool {
+        *self == Show::Full
+    }
+
+    /// The word suites and the command line use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Show::Full => "full",
+            Show::ActualOnly => "actual-only",
+            Show::VerdictOnly => "none",
+        }
+    }
+
+    /// Whether the expected output may be shown.
+    pub fn expected(self) -> bool {
+        self == Show::Full
+    }
+
+    /// Whether the arguments and the program's own output may be shown.
+    pub fn actual(self) -> bool {
+        self != Show::VerdictOnly
+    }
+}
+
+impl std::str::FromStr for Show {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Show, String> {
+        match s.trim() {
+            "full" => Ok(Show::Full),
+            "actual-only" => Ok(Show::ActualOnly),
+            "none" => Ok(Show::VerdictOnly),
+            other => Err(format!("'{other}' is not a show setting (full, actual-only or none)")),
+        }
+    }
 }
 
 /// One case of one submission.
@@ -106,6 +281,9 @@ pub struct CaseResult {
     pub max_score: f64,
     /// Who sees it.
     pub visibility: Visibility,
+    /// What student-facing reports show of it.
+    #[serde(default, skip_serializing_if = "Show::is_full")]
+    pub show: Show,
     /// The case's tags.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
@@ -128,9 +306,9 @@ pub struct CaseResult {
     pub difference: Option<FirstDifference>,
     /// The expected output (the reference default reading).
     pub expected: String,
-    /// What the program printed.
+    /// What the program printed: the start of it, at most [`EXCERPT_BYTES`] ([`Keep::Head`]).
     pub stdout: Captured,
-    /// What it printed on stderr.
+    /// What it printed on stderr: the end of it, at most [`EXCERPT_BYTES`] ([`Keep::Tail`]).
     pub stderr: Captured,
     /// Wall-clock time of the run.
     pub elapsed_ms: u64,
@@ -147,6 +325,7 @@ impl CaseResult {
             score: 0.0,
             max_score,
             visibility: Visibility::Visible,
+            show: Show::Full,
             tags: Vec::new(),
             detail: String::new(),
             reading: None,
@@ -224,4 +403,80 @@ pub struct RunReport {
     pub suite: String,
     /// One entry per submission, sorted by id.
     pub submissions: Vec<SubmissionResult>,
+}
+
+#[cfg(test)]
+mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
+    use super::*;
+
+    #[test]
+    fn a_short_stream_is_kept_whole() {
+        let c = Captured::excerpt(b"a\nb\n", false, Keep::Head, 64);
+        assert_eq!((c.text.as_str(), c.bytes, c.omitted, c.invalid_utf8), ("a\nb\n", 4, 0, false));
+    }
+
+    #[test]
+    fn a_long_stream_keeps_its_head_or_its_tail_at_a_line_break() {
+        let text: String = (0..100).map(|i| format!("line {i:03}\n")).collect();
+        let head = Captured::excerpt(text.as_bytes(), false, Keep::Head, 100);
+        assert_eq!(head.text, text[..99]);
+        assert_eq!((head.bytes, head.omitted), (text.len(), text.len() - 99));
+        let tail = Captured::excerpt(text.as_bytes(), true, Keep::Tail, 100);
+        assert!(tail.text.ends_with("line 099\n") && tail.text.starts_with("line "), "{:?}", tail.text);
+        assert_eq!(tail.omitted + tail.text.len(), text.len());
+        assert!(tail.truncated);
+    }
+
+    #[test]
+    fn an_excerpt_never_splits_a_character() {
+        let text = "é".repeat(50);
+        for limit in 1..20 {
+            let head = Captured::excerpt(text.as_bytes(), false, Keep::Head, limit);
+            let tail = Captured::excerpt(text.as_bytes(), false, Keep::Tail, limit);
+            assert!(!head.text.contains('\u{fffd}') && !tail.text.contains('\u{fffd}'), "{limit}");
+            assert_eq!(head.text.len() + head.omitted, text.len());
+            assert!(!head.invalid_utf8);
+        }
+        assert!(Captured::excerpt(b"\xff\xfe", false, Keep::Head, 64).invalid_utf8);
+    }
+
+    #[test]
+    fn a_line_with_no_end_is_cut_in_the_first_difference() {
+        let d = FirstDifference { line: 1, expected: Some("x".into()), actual: Some("y".repeat(5000)) }.excerpt();
+        assert_eq!(d.expected.as_deref(), Some("x"));
+        assert!(d.actual.as_ref().is_some_and(|a| a.len() == LINE_BYTES + '…'.len_utf8()));
+    }
+
+    #[test]
+    fn scratch_paths_become_relative_to_the_hand_in() {
+        let dir = std::path::Path::new("/tmp/referee-abc/carol/submission");
+        assert_eq!(
+            relative_to_hand_in("/tmp/referee-abc/carol/submission/X.java:82: error: ';' expected", dir),
+            "X.java:82: error: ';' expected"
+        );
+        assert_eq!(relative_to_hand_in("cd /tmp/referee-abc/carol/submission && run", dir), "cd . && run");
+        assert_eq!(relative_to_hand_in("nothing here", dir), "nothing here");
+    }
+
+    #[test]
+    fn show_settings_read_and_round_trip() {
+        for show in [Show::Full, Show::ActualOnly, Show::VerdictOnly] {
+            assert_eq!(show.name().parse::<Show>(), Ok(show));
+            assert_eq!(serde_json::to_value(show).unwrap(), show.name());
+        }
+        assert!("hidden".parse::<Show>().is_err());
+    }
+
+    #[test]
+    fn results_written_before_show_and_excerpts_still_read() {
+        let old = r#"{"name":"c","args":[],"status":"failed","score":0.0,"max_score":1.0,"visibility":"visible",
+            "detail":"","expected":"x","stdout":{"text":"y","truncated":false,"bytes":1},
+            "stderr":{"text":"","truncated":false,"bytes":0},"elapsed_ms":3}"#;
+        let case: CaseResult = serde_json::from_str(old).unwrap();
+        assert_eq!((case.show, case.stdout.omitted), (Show::Full, 0));
+        let json = serde_json::to_string(&case).unwrap();
+        assert!(!json.contains("show") && !json.contains("omitted"), "{json}");
+    }
 }

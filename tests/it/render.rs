@@ -4,7 +4,8 @@
 //! Snapshots live in the top-level `snapshots/` folder as `render_<format>@all_statuses.snap`.
 
 use referee::harness::model::{
-    BuildResult, Captured, CaseResult, FirstDifference, RunReport, Status, SubmissionResult, Visibility, SCHEMA_VERSION,
+    BuildResult, Captured, CaseResult, Cause, CauseKind, FirstDifference, RunReport, Show, Status, SubmissionResult,
+    Visibility, SCHEMA_VERSION,
 };
 use referee::harness::render::{gradescope, markdown, render, Format, RenderOptions};
 
@@ -12,7 +13,7 @@ const EXPECTED: &str = "Move: 3\nValue: -1.0\nNumber of Nodes Visited: 12\nMax D
                         Avg Effective Branching Factor: 1.8\n";
 
 fn captured(text: &str) -> Captured {
-    Captured { text: text.to_string(), truncated: false, bytes: text.len(), invalid_utf8: false }
+    Captured { text: text.to_string(), truncated: false, bytes: text.len(), invalid_utf8: false, omitted: 0 }
 }
 
 fn case(name: &str, args: &str, status: Status, detail: &str) -> CaseResult {
@@ -23,6 +24,7 @@ fn case(name: &str, args: &str, status: Status, detail: &str) -> CaseResult {
         score: 0.0,
         max_score: 1.0,
         visibility: Visibility::Visible,
+        show: Show::Full,
         tags: vec![],
         detail: detail.to_string(),
         reading: None,
@@ -283,4 +285,153 @@ fn every_format_shows_causes_alike() {
     }
     let json: RunReport = serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
     assert_eq!(json.submissions[0].cases[1].causes, report.submissions[0].cases[1].causes);
+}
+
+/// Text only the expected output holds: a report that may not show the expected output must never contain it.
+const SECRET: &str = "SECRET-EXPECTED-7.25";
+
+/// One student whose every case is shown as `show` says: a wrong answer (with a cause whose evidence quotes the
+/// reference), a crash with a stack trace, a passed case.
+fn shown(show: Show) -> SubmissionResult {
+    let expected = format!("Move: 3\nValue: {SECRET}\nNumber of Nodes Visited: 12\n");
+    let wrong = CaseResult {
+        show,
+        expected: expected.clone(),
+        stdout: captured("Move: 3\nValue: MINE-0.5\nNumber of Nodes Visited: 12\n"),
+        difference: Some(FirstDifference {
+            line: 2,
+            expected: Some(format!("Value: {SECRET}")),
+            actual: Some("Value: MINE-0.5".into()),
+        }),
+        causes: vec![Cause::new("depth-off-by-one", CauseKind::Bug, "The search stops one level early.")
+            .with_evidence(format!("the reference prints {SECRET} at depth 3"))],
+        ..case("wrong", "7 3 1 ARGWORD", Status::Failed, "output differs from line 2")
+    };
+    let crash = CaseResult {
+        show,
+        expected,
+        stdout: captured("Move: 3\n"),
+        stderr: captured("Traceback TRACEBACK-LINE\n"),
+        ..case("crash", "7 0 3 ARGWORD", Status::Crashed, "killed by SIGSEGV")
+    };
+    let passed = CaseResult { show, score: 1.0, stdout: captured(EXPECTED), ..case("ok", "3 0 0", Status::Passed, "") };
+    SubmissionResult {
+        id: "carol".into(),
+        source: "carol".into(),
+        build: None,
+        cases: vec![wrong, crash, passed],
+        score: 1.0,
+        max_score: 3.0,
+        run: "r".into(),
+        fingerprint: "f".into(),
+        handin: String::new(),
+        sandbox: vec!["landlock".into(), "network".into()],
+    }
+}
+
+/// Every student-facing rendering of `s`, by name.
+fn student_facing(s: &SubmissionResult) -> Vec<(&'static str, String)> {
+    let report = RunReport { schema: SCHEMA_VERSION, suite: "t".into(), submissions: vec![s.clone()] };
+    let mut out = Vec::new();
+    for (name, format) in [
+        ("terminal", Format::Terminal),
+        ("markdown", Format::Md),
+        ("gradescope", Format::Gradescope),
+        ("junit", Format::Junit),
+        ("prairielearn", Format::Prairielearn),
+    ] {
+        let mut bytes = Vec::new();
+        render(format, &report, &REDACT, &mut bytes).unwrap();
+        out.push((name, String::from_utf8(bytes).unwrap()));
+    }
+    let identity = referee::harness::render::classroom50::Identity {
+        classroom: "cs540".into(),
+        assignment: "takestones".into(),
+        assignment_type: "individual".into(),
+        owner: "carol".into(),
+        submission: "submit/1".into(),
+        commit: "c".into(),
+        release: "r".into(),
+        review: "c".into(),
+        datetime: "2026-09-01T10:00:00Z".into(),
+    };
+    let mut bytes = Vec::new();
+    referee::harness::render::classroom50::render_submission(s, &identity, &REDACT, &mut bytes).unwrap();
+    out.push(("classroom50", String::from_utf8(bytes).unwrap()));
+    out
+}
+
+#[test]
+fn full_shows_the_expected_output_in_every_student_facing_format() {
+    for (name, text) in student_facing(&shown(Show::Full)) {
+        assert!(text.contains(SECRET), "{name} under full hides the expected output:\n{text}");
+        assert!(text.contains("MINE-0.5") && text.contains("ARGWORD"), "{name}:\n{text}");
+    }
+}
+
+#[test]
+fn actual_only_never_shows_the_expected_output() {
+    for (name, text) in student_facing(&shown(Show::ActualOnly)) {
+        assert!(!text.contains(SECRET), "{name} under actual-only leaks the expected output:\n{text}");
+        assert!(text.contains("MINE-0.5"), "{name} under actual-only hides the program's own output:\n{text}");
+        assert!(text.contains("ARGWORD"), "{name} under actual-only hides the arguments:\n{text}");
+        assert!(text.contains("line 2"), "{name} under actual-only does not say where it differs:\n{text}");
+        assert!(text.contains("TRACEBACK-LINE"), "{name} under actual-only hides the program's stderr:\n{text}");
+    }
+}
+
+#[test]
+fn none_shows_only_the_verdict_and_the_cause_name() {
+    for (name, text) in student_facing(&shown(Show::VerdictOnly)) {
+        for private in [SECRET, "MINE-0.5", "ARGWORD", "TRACEBACK-LINE", "stops one level early"] {
+            assert!(!text.contains(private), "{name} under none shows {private}:\n{text}");
+        }
+        assert!(text.contains("depth-off-by-one"), "{name} under none hides the cause's name:\n{text}");
+        assert!(text.contains("crashed"), "{name} under none hides the status:\n{text}");
+    }
+}
+
+#[test]
+fn ta_facing_reports_keep_everything_whatever_the_students_see() {
+    for show in [Show::ActualOnly, Show::VerdictOnly] {
+        let report = RunReport { schema: SCHEMA_VERSION, suite: "t".into(), submissions: vec![shown(show)] };
+        let mut json = Vec::new();
+        render(Format::Json, &report, &REDACT, &mut json).unwrap();
+        let json = String::from_utf8(json).unwrap();
+        assert!(json.contains(SECRET) && json.contains("TRACEBACK-LINE"), "{json}");
+        assert!(json.contains(&format!("\"show\": \"{}\"", show.name())), "{json}");
+        let full = RunReport { submissions: vec![shown(Show::Full)], ..report.clone() };
+        assert_eq!(html(&report), html(&full), "report.html depends on what students see");
+        let mut csv = Vec::new();
+        render(Format::Csv, &report, &REDACT, &mut csv).unwrap();
+        let mut csv_full = Vec::new();
+        render(Format::Csv, &full, &REDACT, &mut csv_full).unwrap();
+        assert_eq!(csv, csv_full, "the gradebook depends on what students see");
+    }
+}
+
+fn html(report: &RunReport) -> String {
+    let feedback = |_: &str| String::new();
+    let page = referee::harness::render::html::ClassPage { title: "t".into(), expected: 1, feedback: &feedback };
+    let mut html = Vec::new();
+    referee::harness::render::html::render_class(report, &page, &mut html).unwrap();
+    String::from_utf8(html).unwrap()
+}
+
+#[test]
+fn the_sandbox_layers_are_for_the_ta_only() {
+    let report = RunReport { schema: SCHEMA_VERSION, suite: "t".into(), submissions: vec![shown(Show::Full)] };
+    for (name, text) in student_facing(&shown(Show::Full)) {
+        assert!(!text.contains("landlock"), "{name} shows the sandbox layers to the student:\n{text}");
+    }
+    let mut json = Vec::new();
+    render(Format::Json, &report, &REDACT, &mut json).unwrap();
+    assert!(String::from_utf8(json).unwrap().contains("landlock"));
+}
+
+#[test]
+fn classroom50_cannot_be_rendered_without_its_identity() {
+    let report = RunReport { schema: SCHEMA_VERSION, suite: "t".into(), submissions: vec![shown(Show::Full)] };
+    let err = render(Format::Classroom50, &report, &REDACT, &mut Vec::new()).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
 }

@@ -41,7 +41,7 @@ pub fn game_case(record: &GameRecord, seat: u8, opponent: &str) -> CaseResult {
 
 /// `text` as captured output.
 pub fn captured(text: &str) -> Captured {
-    Captured { text: text.to_string(), truncated: false, bytes: text.len(), invalid_utf8: false }
+    Captured::excerpt(text.as_bytes(), false, crate::harness::model::Keep::Head, crate::harness::model::EXCERPT_BYTES)
 }
 
 /// A visible case with no expected output.

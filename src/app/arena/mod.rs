@@ -5,6 +5,7 @@ pub mod cases;
 pub mod grading;
 pub mod matches;
 pub mod report;
+pub mod standings;
 pub mod tournament;
 
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::tournament::Standing;
+use super::standings::Standing;
 use crate::harness::render::html::chart::{intervals, Interval};
 use crate::harness::render::html::escape::text;
 use crate::harness::render::html::page::{badge, begin, end, head};

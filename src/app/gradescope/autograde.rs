@@ -171,22 +171,8 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
             argv.extend(["--out".into(), class_out.display().to_string()]);
         }
     }
-    let cli = RefereeCli::try_parse_from(&argv).map_err(|e| {
-        format!("the autograder's grade arguments are invalid: {}", crate::app::clap_failure("grade", &e).0)
-    })?;
-    let Command::Grade(args) = &cli.command else {
-        return Err("invariant: the arguments parse as `grade`".into());
-    };
-    let mut stdout = Vec::new();
-    let mut stderr = Vec::new();
-    let code = crate::app::grade::run(args, &mut stdout, &mut stderr);
-    // The grader's own log goes to run_autograder's output (the staff's view).
-    let _ = err.write_all(&stderr);
-    let problem = || {
-        let text = String::from_utf8_lossy(&stderr);
-        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message").to_string();
-        format!("`referee grade` ended with exit code {code}: {first}")
-    };
+    let (code, stdout, stderr) = run_grade(&argv, "the autograder's grade arguments", err)?;
+    let problem = || problem_line(code, &String::from_utf8_lossy(&stderr));
     let result: SubmissionResult = match config.kind {
         Kind::Suite | Kind::Exercise => {
             let report: RunReport = serde_json::from_slice(&stdout).map_err(|_| problem())?;
@@ -200,6 +186,38 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
     };
     let _ = writeln!(err, "{}", String::from_utf8_lossy(&stdout).lines().next().unwrap_or_default());
     results_json(&result, config)
+}
+
+/// Runs `argv` (`referee grade ...`, from a platform's configuration, named `what` in errors) in this process,
+/// its log copied to `err` (the staff's view); returns its exit code, stdout and stderr.
+///
+/// # Errors
+/// The arguments do not parse as `grade`.
+pub fn run_grade(argv: &[String], what: &str, err: &mut dyn Write) -> Result<(u8, Vec<u8>, Vec<u8>), String> {
+    let cli = RefereeCli::try_parse_from(argv)
+        .map_err(|e| format!("{what} are invalid: {}", crate::app::clap_failure("grade", &e).0))?;
+    let Command::Grade(args) = &cli.command else {
+        return Err("invariant: the arguments parse as `grade`".into());
+    };
+    let mut stdout = Vec::new();
+    let mut stderr = Vec::new();
+    let code = crate::app::grade::run(args, &mut stdout, &mut stderr);
+    let _ = err.write_all(&stderr);
+    Ok((code, stdout, stderr))
+}
+
+/// What a student is told when `referee grade` (exit `code`, its stderr `log`) produced no result: the line that
+/// says what went wrong. Warnings and notes come first in the log (a missing sandbox layer is a warning on every
+/// run of a machine without it) and say nothing about this failure, so they are passed over; only a log of nothing
+/// else falls back to its first line.
+pub fn problem_line(code: u8, log: &str) -> String {
+    let lines: Vec<&str> = log.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let is_aside = |line: &str| {
+        let said = line.split_once(": ").map_or(line, |(_, rest)| rest);
+        said.starts_with("warning:") || said.starts_with("note:")
+    };
+    let line = lines.iter().find(|l| !is_aside(l)).or(lines.first()).copied().unwrap_or("no message");
+    format!("`referee grade` ended with exit code {code}: {line}")
 }
 
 /// The Gradescope object of `result`, completed as the module docs say.

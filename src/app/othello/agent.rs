@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::cli::{exit, OthelloAgentArgs};
 use crate::game::othello::agent::{Brain, Builtin};
 use crate::game::othello::literal::parse_board;
-use crate::game::othello::{Board, Grid, Othello, Rules};
+use crate::game::othello::{Grid, Othello, Rules};
 use crate::game::Player;
 
 /// Runs the agent on `input`/`out` until `FINAL` or the end of input; returns the exit code.

@@ -143,6 +143,7 @@ fn reference_case(position: &Position, depth: u32) -> SuiteCase {
         timeout: None,
         tags: Vec::new(),
         visibility: Visibility::Visible,
+        show: crate::harness::model::Show::Full,
         compare: None,
     }
 }

@@ -1,26 +1,12 @@
 //! What the rules need from a board representation, so one [`Game`](crate::game::Game) implementation serves both
 //! the fast bitboard and the plain array board.
 
-use super::grid::Grid;
+pub use super::cell::{cell_of, DARK, EMPTY, LIGHT};
+use super::grid::{Grid, GridMoves};
 use super::{Move, SizeError};
 use crate::game::Player;
 use std::fmt::Debug;
 use std::hash::Hash;
-
-/// Cell value of an empty square (the course's `0`).
-pub const EMPTY: u8 = 0;
-/// Cell value of a dark disc (the course's `1`, Max, moves first).
-pub const DARK: u8 = 1;
-/// Cell value of a light disc (the course's `2`, Min).
-pub const LIGHT: u8 = 2;
-
-/// The course's cell value of `player`'s discs: dark (1) for Max, light (2) for Min.
-pub fn cell_of(player: Player) -> u8 {
-    match player {
-        Player::Max => DARK,
-        Player::Min => LIGHT,
-    }
-}
 
 /// An Othello board of one fixed size: which square holds which disc. Moves are (column, row).
 pub trait Board: Copy + Eq + Debug + Hash {
@@ -54,4 +40,41 @@ pub trait Board: Copy + Eq + Debug + Hash {
 
     /// How many discs `player` has on the board.
     fn count(&self, player: Player) -> u32;
+}
+
+/// The plain array board is a [`Board`] of any supported size; its rules live in [`Grid`]'s own methods.
+impl Board for Grid {
+    type Moves = GridMoves;
+
+    fn supports(size: usize) -> bool {
+        SizeError::check(size).is_ok()
+    }
+
+    fn from_grid(grid: &Grid) -> Result<Grid, SizeError> {
+        Ok(*grid)
+    }
+
+    fn to_grid(&self) -> Grid {
+        *self
+    }
+
+    fn size(&self) -> usize {
+        Grid::size(self)
+    }
+
+    fn moves(&self, player: Player) -> GridMoves {
+        self.legal_moves(player)
+    }
+
+    fn has_move(&self, player: Player) -> bool {
+        Grid::has_move(self, player)
+    }
+
+    fn play(&self, player: Player, mv: Move) -> Grid {
+        Grid::play(self, player, mv)
+    }
+
+    fn count(&self, player: Player) -> u32 {
+        Grid::count(self, player)
+    }
 }

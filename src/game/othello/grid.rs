@@ -1,6 +1,6 @@
 //! The plain array board (any even size 4 to 16): the representation for large boards, parsing and drawing.
 
-use super::board::{cell_of, Board, DARK, EMPTY, LIGHT};
+use super::cell::{cell_of, DARK, EMPTY, LIGHT};
 use super::{Move, SizeError, DIRECTIONS};
 use crate::game::Player;
 use std::fmt;
@@ -103,26 +103,14 @@ impl Iterator for GridMoves {
     }
 }
 
-impl Board for Grid {
-    type Moves = GridMoves;
-
-    fn supports(size: usize) -> bool {
-        SizeError::check(size).is_ok()
-    }
-
-    fn from_grid(grid: &Grid) -> Result<Grid, SizeError> {
-        Ok(*grid)
-    }
-
-    fn to_grid(&self) -> Grid {
-        *self
-    }
-
-    fn size(&self) -> usize {
+impl Grid {
+    /// Squares per side.
+    pub fn size(&self) -> usize {
         usize::from(self.size)
     }
 
-    fn moves(&self, player: Player) -> GridMoves {
+    /// `player`'s legal moves in column-major order (the course's `get_possible_moves`).
+    pub fn legal_moves(&self, player: Player) -> GridMoves {
         let mut words = [0u64; 4];
         for col in 0..self.size() {
             for row in 0..self.size() {
@@ -135,11 +123,13 @@ impl Board for Grid {
         GridMoves { words }
     }
 
-    fn has_move(&self, player: Player) -> bool {
+    /// Whether `player` has a legal move.
+    pub fn has_move(&self, player: Player) -> bool {
         (0..self.size()).any(|col| (0..self.size()).any(|row| self.is_legal(player, col, row)))
     }
 
-    fn play(&self, player: Player, mv: Move) -> Grid {
+    /// The board after `player` plays `mv` (which must be legal), every closed line flipped.
+    pub fn play(&self, player: Player, mv: Move) -> Grid {
         let (col, row) = (usize::from(mv.col), usize::from(mv.row));
         let mut next = *self;
         for (r, c) in self.flips(player, col, row) {
@@ -149,7 +139,8 @@ impl Board for Grid {
         next
     }
 
-    fn count(&self, player: Player) -> u32 {
+    /// How many discs `player` has on the board.
+    pub fn count(&self, player: Player) -> u32 {
         let cell = cell_of(player);
         self.cells.iter().flatten().filter(|&&c| c == cell).count() as u32
     }

@@ -1,7 +1,6 @@
 //! Boards as the course's Python literals: parsing a tuple of tuples or list of lists of 0/1/2 (what the game
 //! manager sends and conformance tests write), and writing the tuple-of-tuples form the referee sends.
 
-use super::board::Board;
 use super::grid::Grid;
 use super::SizeError;
 

@@ -23,6 +23,7 @@
 pub mod agent;
 mod bits;
 mod board;
+mod cell;
 mod grid;
 pub mod literal;
 

@@ -11,7 +11,10 @@ use super::python_syntax;
 use super::workspace::lay_out;
 use crate::diagnose::takestones::{diagnose, Observation};
 use crate::harness::compare::judge;
-use crate::harness::model::{BuildResult, Captured, CaseResult, Cause, Status, SubmissionResult};
+use crate::harness::model::{
+    relative_to_hand_in, BuildResult, Captured, CaseResult, Cause, FirstDifference, Keep, Status, SubmissionResult,
+    EXCERPT_BYTES,
+};
 use crate::harness::runner::{self, Exit, Limits, RunSpec, Sandbox, Template};
 use crate::harness::suite::{Expected, ReferenceGame, SuiteCase};
 use crate::reference::takestones::parse_numbers;
@@ -148,6 +151,7 @@ fn blank(
     CaseResult {
         args: case.args.clone(),
         visibility: case.visibility,
+        show: case.show,
         tags: case.tags.clone(),
         detail,
         expected,
@@ -213,7 +217,7 @@ pub fn build_step(template: &Template, dir: &Path, config: &GradeConfig) -> Resu
         Some(why) => {
             let mut text = String::from_utf8_lossy(&outcome.stderr).into_owned();
             text.push_str(&String::from_utf8_lossy(&outcome.stdout));
-            format!("{why}:\n{}", tail(&text, 40))
+            format!("{why}:\n{}", relative_to_hand_in(&tail(&text, 40), dir))
         }
     };
     Ok(BuildResult { ok: message.is_empty(), command, message, elapsed_ms })
@@ -232,7 +236,9 @@ fn syntax_step(dir: &Path, config: &GradeConfig) -> Result<Option<BuildResult>, 
         Err(python_syntax::SyntaxCheckError::Cancelled) => return Err(Cancelled),
         // Nothing is known about the file; the cases will say what happens when it runs.
         Err(python_syntax::SyntaxCheckError::NotRun(_)) => return Ok(None),
-        Err(python_syntax::SyntaxCheckError::Invalid(why)) => format!("{name} does not parse: {why}"),
+        Err(python_syntax::SyntaxCheckError::Invalid(why)) => {
+            format!("{name} does not parse: {}", relative_to_hand_in(&why, dir))
+        }
     };
     Ok(Some(BuildResult {
         ok: false,
@@ -259,8 +265,8 @@ fn run_case(index: usize, dir: &Path, suite: &PreparedSuite, config: &GradeConfi
         Err(e) => return Ok(blank(case, &Ok(candidates.clone()), Status::HarnessError, e.to_string())),
     };
     let mut result = blank(case, &Ok(candidates.clone()), Status::Failed, String::new());
-    result.stdout = captured(&outcome.stdout, outcome.stdout_truncated);
-    result.stderr = captured(&outcome.stderr, outcome.stderr_truncated);
+    result.stdout = captured(&outcome.stdout, outcome.stdout_truncated, Keep::Head, dir);
+    result.stderr = captured(&outcome.stderr, outcome.stderr_truncated, Keep::Tail, dir);
     result.elapsed_ms = outcome.elapsed.as_millis() as u64;
     let (status, detail) = if outcome.output_limited {
         (Status::OutputLimit, format!("printed more than {} bytes; stopped there", config.limits.output_bytes))
@@ -282,7 +288,7 @@ fn run_case(index: usize, dir: &Path, suite: &PreparedSuite, config: &GradeConfi
                     result.expected = closest.text.clone();
                 }
                 result.lines_matched = verdict.lines_matched;
-                result.difference = verdict.difference.clone();
+                result.difference = verdict.difference.clone().map(FirstDifference::excerpt);
                 result.score = case.points * verdict.credit;
                 if verdict.passed {
                     (Status::Passed, "output matches".to_string())
@@ -313,14 +319,12 @@ fn diagnose_case(suite: &PreparedSuite, case: &SuiteCase, stdout: &[u8]) -> Vec<
     diagnose(reference.edition.into(), &[observation]).causes(&suite.suite.accept)
 }
 
-fn captured(bytes: &[u8], truncated: bool) -> Captured {
-    let text = String::from_utf8_lossy(bytes);
-    Captured {
-        invalid_utf8: matches!(text, std::borrow::Cow::Owned(_)),
-        text: text.into_owned(),
-        truncated,
-        bytes: bytes.len(),
-    }
+/// What a result keeps of a stream: an excerpt ([`Captured::excerpt`]) with scratch paths made relative to the
+/// hand-in.
+fn captured(bytes: &[u8], truncated: bool, keep: Keep, dir: &Path) -> Captured {
+    let mut c = Captured::excerpt(bytes, truncated, keep, EXCERPT_BYTES);
+    c.text = relative_to_hand_in(&c.text, dir);
+    c
 }
 
 /// The last `n` lines of `text`.

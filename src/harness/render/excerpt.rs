@@ -1,11 +1,163 @@
 //! The small pieces of a case every renderer quotes the same way: score numbers, argument lists, the stderr tail,
 //! the first difference, the accepted reading, counts by status, elapsed times under redaction.
 //!
-//! Keeping them here means the terminal, Gradescope, JUnit and Markdown reports word a case identically.
+//! Keeping them here means the terminal, Gradescope, JUnit, Markdown, Classroom 50 and PrairieLearn reports word a
+//! case identically, and honour its [`Show`] the same way: [`case_lines`] is the one place that decides what of a
+//! case a student-facing text may quote.
 
+use super::diff::{OutputDiff, MAX_LINES};
 use super::visible::{show_invisible, strip_ansi};
 use super::RenderOptions;
-use crate::harness::model::{CaseResult, FirstDifference, Status};
+use crate::harness::model::{CaseResult, FirstDifference, Show, Status};
+
+/// The tag of a case whose output is a record (a game's moves, a check's findings), not output to compare.
+pub const RECORD_TAG: &str = "record";
+
+/// Lines of a record a report shows.
+pub(crate) const RECORD_LINES: usize = 80;
+
+/// Whether `case`'s output is a record to show as it is (a game, a check), not output compared with an expected
+/// one.
+pub(crate) fn is_record(case: &CaseResult) -> bool {
+    case.tags.iter().any(|t| t == RECORD_TAG) && case.expected.is_empty()
+}
+
+/// The lines a plain-text student-facing report gives a case (Gradescope, JUnit, Classroom 50, PrairieLearn), as
+/// its [`Show`] allows:
+///
+/// - `full`: arguments, status and detail, reading, lines matched, diagnosis, causes with their evidence, the start
+///   of the diff of expected (`-`) against printed (`+`) output (or the first difference), output notes, the stderr
+///   tail; a record's text;
+/// - `actual-only`: the same without anything taken from the expected output: the diff becomes the program's own
+///   lines around the first one that differs ([`actual_window`]), the first difference keeps its line number and
+///   the printed line, causes keep their head line but not their evidence (which may quote the reference);
+/// - `none`: the status and the names of the causes.
+///
+/// `with_args` is false for a report that shows the arguments elsewhere.
+pub(crate) fn case_lines(case: &CaseResult, with_args: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    if case.show == Show::VerdictOnly {
+        lines.push(case.status.label().to_string());
+        lines.extend(causes(case));
+        return lines;
+    }
+    let args = args(&case.args);
+    if with_args && !args.is_empty() {
+        lines.push(format!("arguments: {args}"));
+    }
+    lines.push(if case.detail.is_empty() {
+        case.status.label().to_string()
+    } else {
+        format!("{}: {}", case.status.label(), tame(&case.detail))
+    });
+    lines.extend(reading(case));
+    lines.extend(lines_matched(case));
+    if let Some(diagnosis) = &case.diagnosis {
+        lines.extend(diagnosis.lines().map(|l| format!("diagnosis: {}", tame(l))));
+    }
+    lines.extend(causes(case));
+    lines.extend(output_lines(case));
+    if let Some(tail) = StderrTail::of(case) {
+        lines.push(tail.heading());
+        lines.extend(tail.lines.iter().map(|l| format!("| {l}")));
+    }
+    lines
+}
+
+/// The output part of [`case_lines`]: a record's text, or for a case that did not pass the diff (`full`) or the
+/// program's own lines (`actual-only`), with the notes on how the output ended and was captured.
+pub(crate) fn output_lines(case: &CaseResult) -> Vec<String> {
+    let mut lines = Vec::new();
+    if !case.show.actual() {
+        return lines;
+    }
+    if is_record(case) {
+        lines.extend(case.stdout.text.lines().take(RECORD_LINES).map(tame));
+        let more = case.stdout.text.lines().count().saturating_sub(RECORD_LINES);
+        if more > 0 {
+            lines.push(format!("({more} more lines)"));
+        }
+        return lines;
+    }
+    if case.status.is_pass() || (case.stdout.text.is_empty() && case.status != Status::Failed) {
+        return lines;
+    }
+    if case.stdout.text.is_empty() {
+        lines.push("(the program printed nothing)".to_string());
+    }
+    if case.show.expected() {
+        let diff = OutputDiff::new(&comparable_expected(case), &case.stdout.text, MAX_LINES);
+        if diff.lines.is_empty() {
+            if let Some(d) = &case.difference {
+                lines.extend(first_difference(d));
+            }
+        } else {
+            lines.push(diff_heading(case));
+            lines.extend(diff.lines.iter().map(|l| format!("{}{}", l.kind.prefix(), l.text)));
+        }
+        lines.extend(diff.notes().iter().map(|n| n.to_string()));
+    } else {
+        lines.extend(actual_window(case));
+        if !case.stdout.text.is_empty() && !case.stdout.text.ends_with('\n') && case.stdout.omitted == 0 {
+            lines.push("(the program's output does not end with a newline)".to_string());
+        }
+    }
+    lines.extend(capture_notes(case));
+    lines
+}
+
+/// The heading over a diff: `diff (- expected, + actual); the first difference that counts is at line N:`.
+pub(crate) fn diff_heading(case: &CaseResult) -> String {
+    match &case.difference {
+        Some(d) => format!("diff (- expected, + actual); the first difference that counts is at line {}:", d.line),
+        None => "diff (- expected, + actual):".to_string(),
+    }
+}
+
+/// The expected output cut to as many lines as the kept excerpt of the printed one, when the excerpt left the
+/// rest out: past its end nothing is known, and a diff must not show the expected lines there as missing.
+pub(crate) fn comparable_expected(case: &CaseResult) -> std::borrow::Cow<'_, str> {
+    if case.stdout.omitted == 0 {
+        return std::borrow::Cow::Borrowed(&case.expected);
+    }
+    let kept = case.stdout.text.lines().count();
+    std::borrow::Cow::Owned(case.expected.split_inclusive('\n').take(kept).collect())
+}
+
+/// Lines of the program's own output [`actual_window`] shows.
+pub(crate) const WINDOW_LINES: usize = 12;
+
+/// The program's own output, numbered, never the expected one: the lines around the first one that differs
+/// (marked `>`), or its first lines when nothing says where it differs.
+///
+/// ```text
+/// your output, line 3 is the first that differs:
+///     1  Move: 3
+///     2  Value: 0.5
+/// >   3  Visited: 12
+/// ```
+pub(crate) fn actual_window(case: &CaseResult) -> Vec<String> {
+    let printed: Vec<&str> = case.stdout.text.lines().collect();
+    let at = case.difference.as_ref().map(|d| d.line);
+    let start = at.map_or(0, |line| line.saturating_sub(4)).min(printed.len());
+    let end = printed.len().min(start + WINDOW_LINES);
+    let mut lines = vec![match at {
+        Some(line) if line > printed.len() => {
+            format!("your output, line {line} is the first that differs (your output had ended):")
+        }
+        Some(line) => format!("your output, line {line} is the first that differs:"),
+        None => "your output:".to_string(),
+    }];
+    for (i, line) in printed[start..end].iter().enumerate() {
+        let number = start + i + 1;
+        let mark = if Some(number) == at { ">" } else { " " };
+        lines.push(format!("{mark} {number:>4}  {}", show_invisible(line)));
+    }
+    if end < printed.len() {
+        lines.push(format!("  ({} more lines)", printed.len() - end));
+    }
+    lines
+}
 
 /// Lines of stderr a report quotes.
 pub(crate) const STDERR_LINES: usize = 10;
@@ -80,12 +232,15 @@ pub(crate) struct StderrTail {
     pub(crate) omitted: usize,
     /// Whether the capture itself was cut at the output cap.
     pub(crate) truncated: bool,
+    /// Whether the result kept only the end of a longer stderr.
+    pub(crate) excerpted: bool,
 }
 
 impl StderrTail {
-    /// The tail of `case`'s stderr, or `None` for a status that does not quote stderr or an empty stderr.
+    /// The tail of `case`'s stderr, or `None` for a status that does not quote stderr, an empty stderr, or a case
+    /// whose `show` is `none`.
     pub(crate) fn of(case: &CaseResult) -> Option<StderrTail> {
-        if !quotes_stderr(case.status) || case.stderr.text.trim().is_empty() {
+        if !quotes_stderr(case.status) || case.stderr.text.trim().is_empty() || !case.show.actual() {
             return None;
         }
         let text = strip_ansi(&case.stderr.text);
@@ -95,6 +250,7 @@ impl StderrTail {
             lines: all[omitted..].iter().map(|l| tame(l)).collect(),
             omitted,
             truncated: case.stderr.truncated,
+            excerpted: case.stderr.omitted > 0,
         })
     }
 
@@ -106,6 +262,9 @@ impl StderrTail {
         }
         if self.truncated {
             parts.push("cut at the output cap".to_string());
+        }
+        if self.excerpted {
+            parts.push("only its end is kept".to_string());
         }
         if parts.is_empty() {
             "stderr:".to_string()
@@ -139,14 +298,50 @@ pub(crate) fn reading(case: &CaseResult) -> Option<String> {
 }
 
 /// The causes of a case, as every plain-text renderer prints them: `cause: name (kind): sentence`, then each line
-/// of evidence indented under it ([`tame`]d, since evidence can quote a program's answer).
+/// of evidence indented under it ([`tame`]d, since evidence can quote a program's answer). Under `actual-only` the
+/// evidence is left out (it may quote the reference's answer); under `none` only the name is given.
 pub(crate) fn causes(case: &CaseResult) -> Vec<String> {
     let mut lines = Vec::new();
     for cause in &case.causes {
-        lines.push(format!("cause: {}", tame(&cause.headline())));
-        lines.extend(cause.evidence.iter().map(|e| format!("  {}", tame(e))));
+        match case.show {
+            Show::VerdictOnly => lines.push(format!("cause: {}", tame(&cause.name))),
+            Show::ActualOnly => lines.push(format!("cause: {}", tame(&cause.headline()))),
+            Show::Full => {
+                lines.push(format!("cause: {}", tame(&cause.headline())));
+                lines.extend(cause.evidence.iter().map(|e| format!("  {}", tame(e))));
+            }
+        }
     }
     lines
+}
+
+/// Names of student-facing tests made unique in order: a name seen before gets ` (2)`, ` (3)`, ... (repeated games
+/// against one opponent share a name, and platforms key results by it).
+pub(crate) fn unique_names<'a>(cases: impl IntoIterator<Item = &'a CaseResult>) -> Vec<String> {
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let cases: Vec<&CaseResult> = cases.into_iter().collect();
+    for case in &cases {
+        taken.insert(case.name.clone());
+    }
+    let mut names = Vec::with_capacity(cases.len());
+    for case in cases {
+        let n = seen.entry(&case.name).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            names.push(case.name.clone());
+            continue;
+        }
+        let mut k = *n;
+        let mut name = format!("{} ({k})", case.name);
+        while taken.contains(&name) {
+            k += 1;
+            name = format!("{} ({k})", case.name);
+        }
+        taken.insert(name.clone());
+        names.push(name);
+    }
+    names
 }
 
 /// `3/5 lines matched`, when the suite gives per-line credit.
@@ -154,11 +349,17 @@ pub(crate) fn lines_matched(case: &CaseResult) -> Option<String> {
     case.lines_matched.map(|(matched, total)| format!("{matched}/{total} lines matched"))
 }
 
-/// Notes on how the printed output was captured: cut at the cap, not UTF-8.
+/// Notes on how the printed output was captured: cut at the cap, only its start kept, not UTF-8.
 pub(crate) fn capture_notes(case: &CaseResult) -> Vec<String> {
     let mut notes = Vec::new();
     if case.stdout.truncated {
         notes.push(format!("(output cut at the cap, after {} bytes)", case.stdout.bytes));
+    } else if case.stdout.omitted > 0 {
+        notes.push(format!(
+            "(only the first {} of the {} bytes printed are kept)",
+            case.stdout.bytes - case.stdout.omitted,
+            case.stdout.bytes
+        ));
     }
     if case.stdout.invalid_utf8 {
         notes.push("(output was not valid UTF-8; bad bytes are shown as \u{fffd})".to_string());

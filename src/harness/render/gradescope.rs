@@ -13,12 +13,14 @@
 //!   "output": "...",                  // summary: score, counts by status, the build error, a grader-error note
 //!   "tests": [                        // one per case, suite order
 //!     {
-//!       "name": "official-2",
+//!       "name": "official-2",           // the case's name; a repeated one gets " (2)", " (3)", ...
 //!       "score": 0.0,
 //!       "max_score": 1.0,
 //!       "status": "failed",           // "passed" only for a passed case (a partly credited case is "failed")
-//!       "output": "...",              // arguments, status and detail, reading, lines matched, first difference
-//!                                     // (invisible characters shown), output notes, stderr tail
+//!       "output": "...",              // as the case's `show` allows: arguments, status and detail, reading,
+//!                                     // lines matched, causes, the start of the diff (invisible characters
+//!                                     // shown) or the program's own lines, output notes, stderr tail; a
+//!                                     // record's text (a game's moves, a conformance check's first failing call)
 //!       "tags": ["official"],         // absent when the case has none
 //!       "visibility": "visible"       // visible | hidden | after_due_date
 //!     }
@@ -26,7 +28,9 @@
 //! }
 //! ```
 //!
-//! Text is plain (Gradescope's default `text` output format, shown in a `<pre>`). When the build failed, every
+//! Text is plain (Gradescope's default `text` output format, shown in a `<pre>`). What a test's `output` quotes
+//! follows the case's [`crate::harness::model::Show`] (`excerpt::case_lines`): under `actual-only` and `none` the
+//! expected output never appears. The sandbox layers are the TA's concern and stay out. When the build failed, every
 //! case already carries the `build error` status from the runner, so every test is `failed`, and the compiler's
 //! message goes in the top-level `output`. Several submissions render as consecutive objects; the class runner
 //! writes one file each with [`render_submission`].
@@ -35,7 +39,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::excerpt::{self, StderrTail};
+use super::excerpt;
 use super::RenderOptions;
 use crate::harness::model::{CaseResult, RunReport, Status, SubmissionResult, Visibility};
 
@@ -61,7 +65,7 @@ pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mu
         score: s.score,
         execution_time: (!options.redact).then(|| execution_seconds(s)),
         output: summary(s),
-        tests: s.cases.iter().map(Test::new).collect(),
+        tests: s.cases.iter().zip(excerpt::unique_names(&s.cases)).map(|(c, name)| Test::new(c, name)).collect(),
     };
     serde_json::to_writer_pretty(&mut *out, &results).map_err(io::Error::from)?;
     writeln!(out)
@@ -78,7 +82,7 @@ struct Results<'a> {
 
 #[derive(Serialize)]
 struct Test<'a> {
-    name: &'a str,
+    name: String,
     score: f64,
     max_score: f64,
     status: &'static str,
@@ -89,13 +93,13 @@ struct Test<'a> {
 }
 
 impl<'a> Test<'a> {
-    fn new(case: &'a CaseResult) -> Test<'a> {
+    fn new(case: &'a CaseResult, name: String) -> Test<'a> {
         Test {
-            name: &case.name,
+            name,
             score: case.score,
             max_score: case.max_score,
             status: if case.status.is_pass() { "passed" } else { "failed" },
-            output: case_output(case),
+            output: excerpt::case_lines(case, true).join("\n"),
             tags: &case.tags,
             visibility: visibility(case.visibility),
         }
@@ -138,9 +142,6 @@ fn summary(s: &SubmissionResult) -> String {
             excerpt::head_lines(&build.message, usize::MAX).0.join("\n")
         ));
     }
-    if !s.sandbox.is_empty() {
-        text.push_str(&format!("\nSandbox: {}.", s.sandbox.join(", ")));
-    }
     let harness_errors = s.cases.iter().filter(|c| c.status == Status::HarnessError).count();
     if harness_errors > 0 {
         text.push_str(&format!(
@@ -149,40 +150,6 @@ fn summary(s: &SubmissionResult) -> String {
         ));
     }
     text
-}
-
-/// A test's output: what ran, how it ended, and the evidence.
-fn case_output(case: &CaseResult) -> String {
-    let mut lines = Vec::new();
-    let args = excerpt::args(&case.args);
-    if !args.is_empty() {
-        lines.push(format!("arguments: {args}"));
-    }
-    lines.push(if case.detail.is_empty() {
-        case.status.label().to_string()
-    } else {
-        format!("{}: {}", case.status.label(), case.detail)
-    });
-    lines.extend(excerpt::reading(case));
-    lines.extend(excerpt::lines_matched(case));
-    if let Some(diagnosis) = &case.diagnosis {
-        lines.extend(diagnosis.lines().map(|l| format!("diagnosis: {l}")));
-    }
-    lines.extend(excerpt::causes(case));
-    if let Some(d) = &case.difference {
-        lines.extend(excerpt::first_difference(d));
-    }
-    if !case.status.is_pass() {
-        if case.stdout.text.is_empty() && case.status == Status::Failed {
-            lines.push("(the program printed nothing)".to_string());
-        }
-        lines.extend(excerpt::capture_notes(case));
-    }
-    if let Some(tail) = StderrTail::of(case) {
-        lines.push(tail.heading());
-        lines.extend(tail.lines.iter().map(|l| format!("| {l}")));
-    }
-    lines.join("\n")
 }
 
 #[cfg(test)]
@@ -200,6 +167,7 @@ mod tests {
             score: 0.0,
             max_score: 2.0,
             visibility: Visibility::AfterDueDate,
+            show: crate::harness::model::Show::Full,
             tags: vec!["t".into()],
             detail: "line 2 differs".into(),
             reading: None,
@@ -207,8 +175,8 @@ mod tests {
             causes: Vec::new(),
             lines_matched: None,
             difference: Some(FirstDifference { line: 2, expected: Some("x\t".into()), actual: Some("x ".into()) }),
-            expected: String::new(),
-            stdout: Captured { text: "x \n".into(), bytes: 3, ..Captured::default() },
+            expected: "a\nx\t\n".into(),
+            stdout: Captured { text: "a\nx \n".into(), bytes: 5, ..Captured::default() },
             stderr: Captured::default(),
             elapsed_ms: 1600,
         }
@@ -256,8 +224,21 @@ mod tests {
         assert_eq!(test["tags"][0], "t");
         assert_eq!(
             test["output"],
-            "arguments: 3 0 0\nfailed: line 2 differs\nfirst difference at line 2:\n  expected: x→\n  actual:   x·"
+            "arguments: 3 0 0\nfailed: line 2 differs\ndiff (- expected, + actual); the first difference that counts \
+             is at line 2:\n@@ -1,2 +1,2 @@\n a\n-x→\n+x·"
         );
+    }
+
+    #[test]
+    fn repeated_names_are_made_unique_and_the_sandbox_stays_out() {
+        let mut s = submission(None);
+        s.cases = vec![case(Status::Passed), case(Status::Failed), case(Status::Failed)];
+        s.cases[2].name = "c (2)".into();
+        s.sandbox = vec!["landlock".into(), "network".into()];
+        let v = value(&s, true);
+        let names: Vec<&str> = v["tests"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["c", "c (3)", "c (2)"]);
+        assert!(!v["output"].as_str().unwrap().contains("landlock"), "{}", v["output"]);
     }
 
     #[test]

@@ -29,6 +29,8 @@
 //!           "score": 0.0,             // points earned (decided by the comparer)
 //!           "max_score": 1.0,
 //!           "visibility": "visible",  // visible | hidden | after-due-date
+//!           "show": "actual-only",    // optional: what student-facing reports show (full | actual-only | none);
+//!                                     // absent for full. This report itself always shows everything.
 //!           "tags": ["official"],     // optional
 //!           "detail": "line 3 differs",
 //!           "reading": "composite=legal-moves", // optional: the reading matched (or, failed, the closest)
@@ -41,6 +43,8 @@
 //!           "expected": "...",        // the expected output (default reading)
 //!           "stdout": { "text": "...", "truncated": false, "bytes": 42, "invalid_utf8": true },
 //!           "stderr": { "text": "", "truncated": false, "bytes": 0 },  // invalid_utf8 optional, only when true
+//!                                     // text is at most 64 KiB (EXCERPT_BYTES): stdout's start, stderr's end;
+//!                                     // bytes is the size printed, "omitted" (optional) the bytes left out
 //!           "elapsed_ms": 15          // 0 under --redact
 //!         }
 //!       ],

@@ -29,7 +29,10 @@
 //!   `message` is the status label and the one-line detail.
 //! - The element's text is the evidence: arguments, score, reading, lines matched, causes, the start of the diff of
 //!   expected (`-`) against printed (`+`) output with invisible characters shown (or the first difference), output
-//!   notes, the stderr tail, and for a build error the command and compiler message.
+//!   notes, the stderr tail, and for a build error the command and compiler message. It follows the case's
+//!   [`Show`]: under `actual-only` the diff becomes the program's own lines around the first one that differs, under
+//!   `none` the text is the status and the names of the causes and `message` the status alone. The class run's
+//!   `junit.xml` is read by students' CI dashboards, so it honours `show` too.
 //! - `time` is seconds with three decimals: a case's wall-clock time; a testsuite's is its build plus its cases;
 //!   `<testsuites>` sums them. All are `0.000` under `redact`.
 //! - Text is escaped for XML; ANSI escape sequences and the characters XML 1.0 forbids (most C0 controls, U+FFFE,
@@ -38,11 +41,10 @@
 
 use std::io::{self, Write};
 
-use super::diff::{OutputDiff, MAX_LINES};
 use super::excerpt::{self, StderrTail};
 use super::visible::strip_ansi;
 use super::RenderOptions;
-use crate::harness::model::{CaseResult, RunReport, Status, SubmissionResult};
+use crate::harness::model::{CaseResult, RunReport, Show, Status, SubmissionResult};
 
 /// Writes the JUnit XML of the whole report (format in the module docs).
 ///
@@ -86,10 +88,10 @@ fn write_suite(s: &SubmissionResult, options: &RenderOptions, out: &mut dyn Writ
         writeln!(out, r#"      <property name="{name}" value="{}"/>"#, attr(&value))?;
     }
     writeln!(out, "    </properties>")?;
-    for case in &s.cases {
+    for (case, name) in s.cases.iter().zip(excerpt::unique_names(&s.cases)) {
         let open = format!(
             r#"<testcase name="{}" classname="{}" time="{}""#,
-            attr(&case.name),
+            attr(&name),
             attr(&s.id),
             excerpt::seconds(excerpt::elapsed_ms(case.elapsed_ms, options))
         );
@@ -98,7 +100,7 @@ fn write_suite(s: &SubmissionResult, options: &RenderOptions, out: &mut dyn Writ
             continue;
         }
         let element = if case.status == Status::HarnessError { "error" } else { "failure" };
-        let message = if case.detail.is_empty() {
+        let message = if case.detail.is_empty() || case.show == Show::VerdictOnly {
             case.status.label().to_string()
         } else {
             format!("{}: {}", case.status.label(), case.detail)
@@ -159,8 +161,12 @@ fn status_key(status: Status) -> &'static str {
     }
 }
 
-/// The failure's text: what ran and why it is not a pass, one item per line.
+/// The failure's text: what ran and why it is not a pass, one item per line, as the case's `show` allows (under
+/// `none`, the status and the names of the causes only).
 fn evidence(case: &CaseResult, s: &SubmissionResult) -> String {
+    if case.show == Show::VerdictOnly {
+        return excerpt::case_lines(case, true).join("\n");
+    }
     let mut lines = Vec::new();
     let args = excerpt::args(&case.args);
     if !args.is_empty() {
@@ -176,28 +182,7 @@ fn evidence(case: &CaseResult, s: &SubmissionResult) -> String {
             lines.extend(excerpt::head_lines(&build.message, usize::MAX).0);
         }
     }
-    if !case.stdout.text.is_empty() || case.status == Status::Failed {
-        let diff = OutputDiff::new(&case.expected, &case.stdout.text, MAX_LINES);
-        if case.stdout.text.is_empty() {
-            lines.push("(the program printed nothing)".to_string());
-        }
-        if diff.lines.is_empty() {
-            if let Some(d) = &case.difference {
-                lines.extend(excerpt::first_difference(d));
-            }
-        } else {
-            match &case.difference {
-                Some(d) => lines.push(format!(
-                    "diff (- expected, + actual); the first difference that counts is at line {}:",
-                    d.line
-                )),
-                None => lines.push("diff (- expected, + actual):".to_string()),
-            }
-            lines.extend(diff.lines.iter().map(|l| format!("{}{}", l.kind.prefix(), l.text)));
-        }
-        lines.extend(diff.notes().iter().map(|n| n.to_string()));
-        lines.extend(excerpt::capture_notes(case));
-    }
+    lines.extend(excerpt::output_lines(case));
     if let Some(tail) = StderrTail::of(case) {
         lines.push(tail.heading());
         lines.extend(tail.lines.iter().map(|l| format!("| {l}")));

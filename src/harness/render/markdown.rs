@@ -47,6 +47,10 @@
 //!   characters shown: `→` tab, `·` trailing space, `␍` CR, `\u{..}` other controls), output notes, and the last
 //!   10 lines of stderr for a timeout, crash, nonzero exit, output limit or harness error. A harness error says it
 //!   is not the student's fault.
+//! - What a case shows follows its [`Show`]: under `actual-only` the diff becomes the program's own lines around
+//!   the first one that differs and a cause keeps its sentence but not its evidence; under `none` a case's row
+//!   and section give only its status and the names of its causes. The expected output appears only under `full`.
+//!   The sandbox layers are the TA's concern and stay out.
 //! - Text from the suite or the run is escaped for Markdown; code blocks use a fence longer than any run of
 //!   backticks inside them.
 //!
@@ -55,15 +59,11 @@
 use std::io::{self, Write};
 
 use super::diff::{OutputDiff, MAX_LINES};
-
-/// The tag of a case whose output is a record (a game's moves, a check's findings), not output to compare.
-pub const RECORD_TAG: &str = "record";
-
-/// Lines of a record shown in the feedback.
-const RECORD_LINES: usize = 80;
-use super::excerpt::{self, StderrTail};
+use super::excerpt::{self, StderrTail, RECORD_LINES};
 use super::RenderOptions;
-use crate::harness::model::{CaseResult, RunReport, Status, SubmissionResult, Visibility};
+use crate::harness::model::{CaseResult, RunReport, Show, Status, SubmissionResult, Visibility};
+
+pub use super::excerpt::RECORD_TAG;
 
 /// Writes each submission's feedback, one after another, separated by a thematic break (`---`).
 ///
@@ -97,9 +97,6 @@ fn write_submission(s: &SubmissionResult, suite: Option<&str>, out: &mut dyn Wri
         Some(suite) => writeln!(out, "Suite {}: {counts}", code(suite, false))?,
         None => writeln!(out, "{counts}")?,
     }
-    if !s.sandbox.is_empty() {
-        writeln!(out, "\nSandbox: {}.", s.sandbox.join(", "))?;
-    }
 
     if let Some(build) = s.build.as_ref().filter(|b| !b.ok) {
         writeln!(out, "\n## Build failed\n")?;
@@ -115,11 +112,12 @@ fn write_submission(s: &SubmissionResult, suite: Option<&str>, out: &mut dyn Wri
             s.cases.iter().partition(|c| c.visibility == Visibility::Hidden);
         for case in &shown {
             let mark = if case.status.is_pass() { "✓" } else { "✗" };
+            let args = if case.show.actual() { excerpt::args(&case.args) } else { String::new() };
             writeln!(
                 out,
                 "| {} | {} | {mark} {} | {} |",
                 code(&case.name, true),
-                code(&excerpt::args(&case.args), true),
+                code(&args, true),
                 case.status.label(),
                 excerpt::points(case.score, case.max_score, true)
             )?;
@@ -146,6 +144,12 @@ fn write_submission(s: &SubmissionResult, suite: Option<&str>, out: &mut dyn Wri
 
 fn write_case_section(case: &CaseResult, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "\n## {}: {}\n", code(&case.name, false), case.status.label())?;
+    if case.show == Show::VerdictOnly {
+        for cause in &case.causes {
+            writeln!(out, "- **Cause:** {}", code(&cause.name, false))?;
+        }
+        return Ok(());
+    }
     let mut facts = Vec::new();
     let args = excerpt::args(&case.args);
     if !args.is_empty() {
@@ -167,8 +171,10 @@ fn write_case_section(case: &CaseResult, out: &mut dyn Write) -> io::Result<()> 
     for cause in &case.causes {
         let mut fact =
             format!("**Cause ({}):** {}: {}", cause.kind.label(), code(&cause.name, false), escape(&cause.sentence));
-        for line in &cause.evidence {
-            fact.push_str(&format!("\n  - {}", escape(line)));
+        if case.show.expected() {
+            for line in &cause.evidence {
+                fact.push_str(&format!("\n  - {}", escape(line)));
+            }
         }
         facts.push(fact);
     }
@@ -179,7 +185,7 @@ fn write_case_section(case: &CaseResult, out: &mut dyn Write) -> io::Result<()> 
         writeln!(out, "- {fact}")?;
     }
 
-    if case.tags.iter().any(|t| t == RECORD_TAG) && case.expected.is_empty() {
+    if excerpt::is_record(case) {
         // A game or a check has no expected output: its record is shown as it is.
         let lines: Vec<String> = case.stdout.text.lines().take(RECORD_LINES).map(String::from).collect();
         if !lines.is_empty() {
@@ -190,8 +196,15 @@ fn write_case_section(case: &CaseResult, out: &mut dyn Write) -> io::Result<()> 
                 writeln!(out, "\n({more} more lines in report.json)")?;
             }
         }
+    } else if (!case.stdout.text.is_empty() || case.status == Status::Failed) && !case.show.expected() {
+        writeln!(out)?;
+        write_block("text", &excerpt::actual_window(case), out)?;
+        let notes = excerpt::capture_notes(case);
+        if !notes.is_empty() {
+            writeln!(out, "\n{}", notes.iter().map(|n| escape(n)).collect::<Vec<_>>().join("<br>\n"))?;
+        }
     } else if !case.stdout.text.is_empty() || case.status == Status::Failed {
-        let diff = OutputDiff::new(&case.expected, &case.stdout.text, MAX_LINES);
+        let diff = OutputDiff::new(&excerpt::comparable_expected(case), &case.stdout.text, MAX_LINES);
         let mut notes: Vec<String> = Vec::new();
         if case.stdout.text.is_empty() {
             notes.push("(the program printed nothing)".to_string());

@@ -12,6 +12,13 @@
 //! | `junit` | [`junit`] | CI dashboards: JUnit XML, one `<testsuite>` per submission |
 //! | `csv` | [`csv`] | the gradebook: one row per submission, one status column per case |
 //! | `md` | [`markdown`] | per-student feedback in Markdown |
+//! | `classroom50` | [`classroom50`] | Classroom 50's `result.json` (needs the submission's identity) |
+//! | `prairielearn` | [`prairielearn`] | PrairieLearn's external-grader `results.json` |
+//!
+//! **What a student sees.** Each case carries a [`crate::harness::model::Show`] (`full`, `actual-only`, `none`,
+//! from the suite or `--show`). The student-facing formats (terminal, Markdown, Gradescope, JUnit, Classroom 50,
+//! PrairieLearn) honour it: the expected output appears only under `full`. The TA-facing ones (`json`, `csv`,
+//! `report.html`) always show everything.
 //!
 //! A class run also writes `report.html` ([`html`]): the whole class on one self-contained page.
 //!
@@ -23,6 +30,7 @@
 //! class runner calls [`gradescope::render_submission`] and [`markdown::render_submission`] directly, one file per
 //! student.
 
+pub mod classroom50;
 pub mod csv;
 mod diff;
 mod excerpt;
@@ -31,6 +39,7 @@ pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod prairielearn;
 pub mod terminal;
 pub mod visible;
 
@@ -55,6 +64,10 @@ pub enum Format {
     Csv,
     /// Per-student feedback in Markdown.
     Md,
+    /// Classroom 50's `result.json` (identity from the environment or the Classroom 50 flags).
+    Classroom50,
+    /// PrairieLearn's external-grader `results.json`.
+    Prairielearn,
 }
 
 /// How to render, independent of the format.
@@ -68,6 +81,9 @@ pub struct RenderOptions {
 }
 
 /// Renders `report` as `format` into `out`.
+///
+/// Classroom 50 needs the submission's identity, which a report does not hold: it is written with
+/// [`classroom50::render_submission`], and asking this function for it is an [`io::ErrorKind::InvalidInput`] error.
 ///
 /// Gradescope and Markdown describe one submission each; with several, they are written one after another (the
 /// class runner writes one file per student with [`gradescope::render_submission`] and
@@ -97,5 +113,7 @@ pub fn render(format: Format, report: &RunReport, options: &RenderOptions, out: 
         Format::Junit => junit::render(report, options, out),
         Format::Csv => csv::render(report, options, out),
         Format::Md => markdown::render(report, options, out),
+        Format::Classroom50 => classroom50::render(report, options, out),
+        Format::Prairielearn => prairielearn::render(report, options, out),
     }
 }

@@ -35,6 +35,10 @@
 //!   ANSI color codes dropped and other control characters shown as `\u{..}` (tabs kept).
 //! - Each submission ends with `score: X / Y` and the count of cases by status.
 //!
+//! What a case shows follows its [`crate::harness::model::Show`]: under `actual-only` the diff becomes the
+//! program's own lines around the first one that differs (`>` marks it) and causes lose their evidence; under
+//! `none` a case line has no arguments or detail, and only the names of its causes follow it.
+//!
 //! Scores print without trailing zeros (`1`, `0.5`, `2.25`). With `color`, passes are green, failures and `-`
 //! lines red, `+` lines green, harness errors yellow, hunk headers cyan; without it there are no escape codes.
 //! With `redact`, times print as `0 ms`.
@@ -101,7 +105,7 @@ pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mu
     let widths = Widths::of(&rows);
     for (case, row) in s.cases.iter().zip(&rows) {
         write_case_line(case, row, &widths, options, paint, out)?;
-        if let Some(diagnosis) = &case.diagnosis {
+        if let Some(diagnosis) = case.diagnosis.as_ref().filter(|_| case.show.actual()) {
             for (i, line) in diagnosis.lines().enumerate() {
                 writeln!(out, "{UNDER}{}{line}", if i == 0 { "diagnosis: " } else { "           " })?;
             }
@@ -132,7 +136,7 @@ impl Row {
     fn new(case: &CaseResult) -> Row {
         Row {
             name: super::visible::show_invisible(&case.name),
-            args: excerpt::args(&case.args),
+            args: if case.show.actual() { excerpt::args(&case.args) } else { String::new() },
             points: excerpt::points(case.score, case.max_score, false),
         }
     }
@@ -171,11 +175,13 @@ fn write_case_line(
         _ => ("✗", RED),
     };
     let mut tail: Vec<String> = Vec::new();
-    if !case.detail.is_empty() {
-        tail.push(case.detail.clone());
+    if case.show.actual() {
+        if !case.detail.is_empty() {
+            tail.push(excerpt::tame(&case.detail));
+        }
+        tail.extend(excerpt::lines_matched(case));
+        tail.extend(excerpt::reading(case));
     }
-    tail.extend(excerpt::lines_matched(case));
-    tail.extend(excerpt::reading(case));
     tail.push(format!("{} ms", excerpt::elapsed_ms(case.elapsed_ms, options)));
     writeln!(
         out,
@@ -192,10 +198,16 @@ fn write_case_line(
 /// The diff under a case that did not pass: whenever it printed something, and for a wrong answer even when it
 /// printed nothing (then the diff is the expected output, all `-`).
 fn write_diff(case: &CaseResult, paint: Painter, out: &mut dyn Write) -> io::Result<()> {
-    if case.status.is_pass() || (case.stdout.text.is_empty() && case.status != Status::Failed) {
+    if case.status.is_pass() || (case.stdout.text.is_empty() && case.status != Status::Failed) || !case.show.actual() {
         return Ok(());
     }
-    let diff = OutputDiff::new(&case.expected, &case.stdout.text, MAX_LINES);
+    if !case.show.expected() {
+        for line in excerpt::output_lines(case) {
+            writeln!(out, "{UNDER}{line}")?;
+        }
+        return Ok(());
+    }
+    let diff = OutputDiff::new(&excerpt::comparable_expected(case), &case.stdout.text, MAX_LINES);
     if case.stdout.text.is_empty() {
         writeln!(out, "{UNDER}(the program printed nothing)")?;
     }
@@ -275,6 +287,7 @@ mod tests {
             score: 0.0,
             max_score: 1.5,
             visibility: Visibility::Visible,
+            show: crate::harness::model::Show::Full,
             tags: vec![],
             detail: "line 1 differs".into(),
             reading: None,

@@ -5,14 +5,18 @@
 //! - Spring 2017 (trace): one bare argument line per case; line `i` goes with `output<i>.txt`.
 //!
 //! Beside them, an optional `accept.txt` lists the spec-silent readings the suite accepts
-//! ([`super::readings::parse_accept_file`]).
+//! ([`super::readings::parse_accept_file`]), and an optional `show.txt` ([`SHOW_FILE`]) what students see of a
+//! case ([`parse_show_file`]).
 
 use std::path::Path;
 
 use super::readings::{parse_accept_file, ACCEPT_FILE};
 use super::{EditionName, Expected, ReferenceGame, ReferenceSpec, Suite, SuiteCase, SuiteError, DEFAULT_TIMEOUT};
 use crate::harness::compare::ComparePolicy;
-use crate::harness::model::Visibility;
+use crate::harness::model::{Show, Visibility};
+
+/// The file beside `testcase.txt` that sets what student-facing reports show ([`parse_show_file`]).
+pub const SHOW_FILE: &str = "show.txt";
 
 /// Which of the two layouts a `testcase.txt` is in: the Fall 2019 one has `outputN.txt:` lines.
 pub fn edition_of(testcase: &str) -> EditionName {
@@ -50,6 +54,7 @@ pub fn suite_from(
             timeout: None,
             tags: Vec::new(),
             visibility: Visibility::Visible,
+            show: Show::Full,
             compare: None,
         });
     }
@@ -94,7 +99,57 @@ pub fn load_dir(dir: &Path) -> Result<Suite, SuiteError> {
             message: format!("line {line}: {problem}"),
         })?;
     }
+    let show_path = dir.join(SHOW_FILE);
+    if show_path.is_file() {
+        let text =
+            std::fs::read_to_string(&show_path).map_err(|source| SuiteError::Io { path: show_path.clone(), source })?;
+        parse_show_file(&text, &mut suite).map_err(|(line, problem)| SuiteError::Invalid {
+            path: show_path.display().to_string(),
+            message: format!("line {line}: {problem}"),
+        })?;
+    }
     Ok(suite)
+}
+
+/// Applies a `show.txt` to `suite`: one setting a line (`full`, `actual-only` or `none`), alone for every case
+/// or after a case's file name and a colon for that case (`output3.txt: none`); blank lines and `#` comments
+/// are skipped. A case's own line wins over the line for all, wherever they stand.
+///
+/// # Errors
+/// The 1-based line and what is wrong with it: an unknown setting, a case the suite does not have, a second line
+/// for all cases.
+pub fn parse_show_file(text: &str, suite: &mut Suite) -> Result<(), (usize, String)> {
+    let mut all: Option<Show> = None;
+    let mut own: Vec<(usize, Show)> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        match line.rsplit_once(':') {
+            Some((name, value)) => {
+                let name = name.trim();
+                let show = value.parse::<Show>().map_err(|e| (i + 1, e))?;
+                let Some(index) = suite.cases.iter().position(|c| c.name == name) else {
+                    return Err((i + 1, format!("the suite has no case '{name}'")));
+                };
+                own.push((index, show));
+            }
+            None => {
+                if all.is_some() {
+                    return Err((i + 1, "a second setting for every case".into()));
+                }
+                all = Some(line.parse::<Show>().map_err(|e| (i + 1, e))?);
+            }
+        }
+    }
+    if let Some(show) = all {
+        suite.show_all(show);
+    }
+    for (index, show) in own {
+        suite.cases[index].show = show;
+    }
+    Ok(())
 }
 
 /// One case as a course `testcase.txt` names it: the expected-output file and the arguments.
@@ -194,6 +249,18 @@ mod tests {
         assert_eq!(parse_stats_2019("output1.txt:\noutput2.txt:\n").unwrap_err().line, 1);
         assert_eq!(parse_stats_2019("a.txt:\n\n$ python3 x.py 1\n").unwrap_err().line, 3);
         assert_eq!(parse_stats_2019("a.txt:\n").unwrap_err().line, 1);
+    }
+
+    #[test]
+    fn a_show_file_sets_every_case_and_single_ones() {
+        let read = |_: &str| Ok::<_, String>("x\n".to_string());
+        let mut suite = suite_from("3 0 0\n7 0 3\n7 1 1 2\n", "t", read).unwrap();
+        parse_show_file("# students\noutput2.txt: none\nactual-only\n", &mut suite).unwrap();
+        let shows: Vec<Show> = suite.cases.iter().map(|c| c.show).collect();
+        assert_eq!(shows, [Show::ActualOnly, Show::VerdictOnly, Show::ActualOnly]);
+        assert_eq!(parse_show_file("output9.txt: none\n", &mut suite).unwrap_err().0, 1);
+        assert_eq!(parse_show_file("\nfull\nnone\n", &mut suite).unwrap_err().0, 3);
+        assert!(parse_show_file("output1.txt: some\n", &mut suite).unwrap_err().1.contains("'some'"));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::harness::compare::ComparePolicy;
-use crate::harness::model::Visibility;
+use crate::harness::model::{Show, Visibility};
 use crate::reference::takestones::Edition;
 
 pub use readings::Reading;
@@ -99,6 +99,8 @@ pub struct SuiteCase {
     pub tags: Vec<String>,
     /// Who sees the result.
     pub visibility: Visibility,
+    /// What student-facing reports show of it (the suite's `show`, or the case's own).
+    pub show: Show,
     /// Overrides the suite's comparison policy.
     pub compare: Option<ComparePolicy>,
 }
@@ -192,6 +194,13 @@ pub fn load(spec: &str) -> Result<Suite, SuiteError> {
 }
 
 impl Suite {
+    /// Sets what student-facing reports show of every case (`--show`, which outranks the suite's settings).
+    pub fn show_all(&mut self, show: Show) {
+        for case in &mut self.cases {
+            case.show = show;
+        }
+    }
+
     /// Total points.
     pub fn max_score(&self) -> f64 {
         self.cases.iter().map(|c| c.points).sum()

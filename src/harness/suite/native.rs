@@ -23,7 +23,12 @@
 //! timeout = "5s"
 //! tags = ["small"]
 //! visibility = "visible"                            # visible | hidden | after-due-date
+//! show = "actual-only"                              # full | actual-only | none (else the suite's `show`)
 //! ```
+//!
+//! A suite-level `show = "..."` (beside `name`) sets what student-facing reports show of every case that does
+//! not set its own: `full` (default) the expected output and the program's, `actual-only` only the program's own
+//! output and where it first differs, `none` only the verdict and the names of its causes.
 //!
 //! Unknown fields are errors, so a typo never silently changes a grade.
 
@@ -34,7 +39,7 @@ use serde::Deserialize;
 
 use super::{Expected, ReferenceSpec, Suite, SuiteCase, SuiteError, DEFAULT_TIMEOUT};
 use crate::harness::compare::ComparePolicy;
-use crate::harness::model::Visibility;
+use crate::harness::model::{Show, Visibility};
 use crate::harness::suite::Reading;
 
 #[derive(Deserialize)]
@@ -46,6 +51,8 @@ struct SuiteFile {
     build: Option<String>,
     #[serde(default)]
     accept: Vec<Reading>,
+    #[serde(default)]
+    show: Show,
     reference: Option<ReferenceSpec>,
     compare: Option<CompareFile>,
     #[serde(default)]
@@ -95,6 +102,7 @@ struct CaseFile {
     tags: Vec<String>,
     #[serde(default)]
     visibility: Visibility,
+    show: Option<Show>,
     compare: Option<CompareFile>,
 }
 
@@ -188,6 +196,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, SuiteError> {
             timeout: c.timeout.as_deref().map(|t| duration(t, &at)).transpose().map_err(&invalid)?,
             tags: c.tags,
             visibility: c.visibility,
+            show: c.show.unwrap_or(file.show),
             compare: c.compare.as_ref().map(|p| p.policy(compare)),
         });
     }
@@ -264,6 +273,20 @@ mod tests {
         assert_eq!(suite.cases[1].compare, Some(ComparePolicy::exact()));
         assert_eq!(suite.cases[1].timeout, Some(Duration::from_millis(500)));
         assert_eq!(suite.max_score(), 7.0);
+    }
+
+    #[test]
+    fn show_is_set_for_the_suite_and_per_case() {
+        let suite = parse_str(
+            "show = \"actual-only\"\n[[case]]\nname = \"a\"\nexpected = \"x\"\n\
+             [[case]]\nname = \"b\"\nexpected = \"y\"\nshow = \"none\"\n",
+        )
+        .unwrap();
+        assert_eq!([suite.cases[0].show, suite.cases[1].show], [Show::ActualOnly, Show::VerdictOnly]);
+        let plain = parse_str("[[case]]\nname = \"a\"\nexpected = \"x\"\n").unwrap();
+        assert_eq!(plain.cases[0].show, Show::Full);
+        let err = parse_str("show = \"partial\"\n[[case]]\nname = \"a\"\nexpected = \"x\"\n").unwrap_err();
+        assert!(err.to_string().contains("partial"), "{err}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! stdin closes (the course's manager killed them without it).
 
 use crate::game::othello::literal::format_board;
-use crate::game::othello::{Board, Grid, Move, Othello, OthelloState, Rules};
+use crate::game::othello::{Grid, Move, Othello, OthelloState, Rules};
 use crate::game::{Game, Player};
 use crate::referee::game_loop::Refereed;
 

@@ -1,7 +1,7 @@
 //! The boards the check asks about: fixed ones (start positions and positions from seeded random games, the same
 //! on every run) and `--cases N` random ones from a printed seed.
 
-use crate::game::othello::{Board, Grid, Othello, Rules};
+use crate::game::othello::{Grid, Othello, Rules};
 use crate::game::{Game, Player};
 use crate::rng::Rng;
 

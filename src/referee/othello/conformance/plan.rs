@@ -11,7 +11,7 @@ use super::cases::Case;
 use super::function::{Form, Function};
 use super::judge::Expected;
 use super::reference::{self, NodeAnswer};
-use crate::game::othello::{Board, SizeError};
+use crate::game::othello::SizeError;
 
 /// One call of a student function.
 #[derive(Clone, Debug, PartialEq)]

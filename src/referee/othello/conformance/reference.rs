@@ -5,7 +5,7 @@
 //! Computed with [`crate::search::minimax`] on the framework rules: the search scores from dark's view, so the
 //! value is negated for a light root; its strict first-best rule at the root is the course's.
 
-use crate::game::othello::{Board, Grid, Move, Othello, Rules, SizeError};
+use crate::game::othello::{Grid, Move, Othello, Rules, SizeError};
 use crate::game::Player;
 use crate::search::{minimax, Evaluator, Limits};
 

@@ -1,0 +1,235 @@
+//! Classroom 50's `result.json` (`--format classroom50`): one submission, in the shape its runner and score
+//! collector validate (`classroom50/result/v1`).
+//!
+//! # Format
+//!
+//! ```text
+//! {
+//!   "schema": "classroom50/result/v1",
+//!   "classroom": "cs540",                 // identity: from the runner's environment or the flags
+//!   "assignment": "takestones",           //   (`--classroom`, `--assignment`, ...; see `Identity`)
+//!   "assignment_type": "individual",
+//!   "owner": "alice",
+//!   "submission": "submit/2026-09-01T10-00-00Z-abc1234",
+//!   "commit": "https://...", "release": "https://...", "review": "https://...",
+//!   "datetime": "2026-09-01T10:00:00Z",   // YYYY-MM-DDTHH:MM:SSZ (the runner stamps the commit's own time)
+//!   "score": 5,                           // whole points: the sum of the tests' scores
+//!   "max-score": 6,
+//!   "tests": [
+//!     {"test-name": "official-2", "passed": false, "score": 0, "max-score": 1,
+//!      "output": "..."}                   // extra field the schema allows: the student's text, as `show` allows
+//!   ]
+//! }
+//! ```
+//!
+//! The schema counts points in whole numbers. When every case's points are whole, they are used as they are;
+//! otherwise every score and maximum is multiplied by the smallest power of ten (up to 10⁴) that makes the
+//! maxima whole, so 0.5-point cases become 5 of 10, and each test's `output` starts by giving the exact points.
+//! A hidden case keeps its row (its points count) but its output only says it is hidden and how it ended.
+//! A test's score is rounded down (never up to a full score it did not earn). Names are made unique (` (2)`, ...),
+//! since the gradebook keys a row by its name. A build error is the student's: every test fails and its output
+//! carries the compiler's message. Only a fault of the grader's own makes `referee grade` exit nonzero, which the
+//! runner records as an error instead of a score.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::excerpt;
+use super::RenderOptions;
+use crate::harness::model::{CaseResult, RunReport, SubmissionResult, Visibility};
+
+/// The `schema` value.
+pub const SCHEMA: &str = "classroom50/result/v1";
+
+/// The most decimal places of points kept by scaling to whole numbers.
+const MAX_DECIMALS: i32 = 4;
+
+/// Who and what a result is for: the fields Classroom 50 checks against the repository it grades.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Identity {
+    /// The classroom's short name.
+    pub classroom: String,
+    /// The assignment's slug.
+    pub assignment: String,
+    /// `individual` or `group`.
+    pub assignment_type: String,
+    /// The repository owner graded.
+    pub owner: String,
+    /// The `submit/...` tag graded.
+    pub submission: String,
+    /// Link to the graded commit.
+    pub commit: String,
+    /// Link to the submission's release.
+    pub release: String,
+    /// Link to the review diff.
+    pub review: String,
+    /// When it was submitted, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub datetime: String,
+}
+
+/// `render()` cannot write this format: a result needs its [`Identity`]; use [`render_submission`].
+///
+/// # Errors
+/// Always [`io::ErrorKind::InvalidInput`].
+pub fn render(_report: &RunReport, _options: &RenderOptions, _out: &mut dyn Write) -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "classroom50 needs the submission's identity (classroom, assignment, owner, ...): use \
+         classroom50::render_submission",
+    ))
+}
+
+/// Writes `result.json` for `s` (format in the module docs), pretty-printed, newline-terminated.
+///
+/// # Errors
+/// Only the writer's errors.
+pub fn render_submission(
+    s: &SubmissionResult,
+    identity: &Identity,
+    _options: &RenderOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let scale = scale(&s.cases);
+    let tests: Vec<Test> = s
+        .cases
+        .iter()
+        .zip(excerpt::unique_names(&s.cases))
+        .map(|(case, name)| Test::new(case, name, scale, s))
+        .collect();
+    let result = ResultFile {
+        schema: SCHEMA,
+        classroom: &identity.classroom,
+        assignment: &identity.assignment,
+        assignment_type: &identity.assignment_type,
+        owner: &identity.owner,
+        submission: &identity.submission,
+        commit: &identity.commit,
+        release: &identity.release,
+        review: &identity.review,
+        datetime: &identity.datetime,
+        score: tests.iter().map(|t| t.score).sum(),
+        max_score: tests.iter().map(|t| t.max_score).sum(),
+        tests,
+    };
+    serde_json::to_writer_pretty(&mut *out, &result).map_err(io::Error::from)?;
+    writeln!(out)
+}
+
+#[derive(Serialize)]
+struct ResultFile<'a> {
+    schema: &'static str,
+    classroom: &'a str,
+    assignment: &'a str,
+    assignment_type: &'a str,
+    owner: &'a str,
+    submission: &'a str,
+    commit: &'a str,
+    release: &'a str,
+    review: &'a str,
+    datetime: &'a str,
+    score: u64,
+    #[serde(rename = "max-score")]
+    max_score: u64,
+    tests: Vec<Test>,
+}
+
+#[derive(Serialize)]
+struct Test {
+    #[serde(rename = "test-name")]
+    name: String,
+    passed: bool,
+    score: u64,
+    #[serde(rename = "max-score")]
+    max_score: u64,
+    output: String,
+}
+
+impl Test {
+    fn new(case: &CaseResult, name: String, scale: f64, s: &SubmissionResult) -> Test {
+        let max_score = whole(case.max_score * scale);
+        let score = whole(case.score * scale).min(max_score);
+        let mut lines = Vec::new();
+        if scale != 1.0 {
+            lines.push(format!(
+                "points: {} ({} of {} here: Classroom 50 counts whole points)",
+                excerpt::points(case.score, case.max_score, true),
+                score,
+                max_score
+            ));
+        }
+        if case.visibility == Visibility::Hidden {
+            lines.push(format!("a hidden test: {}", case.status.label()));
+        } else {
+            lines.extend(excerpt::case_lines(case, true));
+        }
+        if case.status == crate::harness::model::Status::BuildError && case.show.actual() {
+            if let Some(build) = s.build.as_ref().filter(|b| !b.ok) {
+                lines.push(format!("build command: {}", build.command));
+                lines.extend(excerpt::head_lines(&build.message, 40).0);
+            }
+        }
+        Test {
+            name: if name.is_empty() { "(unnamed case)".to_string() } else { name },
+            passed: case.status.is_pass(),
+            score,
+            max_score,
+            output: lines.join("\n"),
+        }
+    }
+}
+
+/// The factor that makes every case's maximum whole: 1, 10, 100, ... up to 10^[`MAX_DECIMALS`].
+fn scale(cases: &[CaseResult]) -> f64 {
+    (0..=MAX_DECIMALS)
+        .map(|d| 10f64.powi(d))
+        .find(|k| cases.iter().all(|c| is_whole(c.max_score * k)))
+        .unwrap_or(10f64.powi(MAX_DECIMALS))
+}
+
+fn is_whole(x: f64) -> bool {
+    (x - x.round()).abs() < 1e-6
+}
+
+/// A non-negative number as whole points, rounded down unless it is a whole number up to float noise.
+fn whole(x: f64) -> u64 {
+    if !x.is_finite() || x <= 0.0 {
+        return 0;
+    }
+    let r = x.round();
+    if (x - r).abs() < 1e-6 {
+        r as u64
+    } else {
+        x.floor() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
+    // never on user input; a failure is the test failing.
+    use super::*;
+    use crate::harness::model::Status;
+
+    fn case(score: f64, max: f64) -> CaseResult {
+        let status = if score == max { Status::Passed } else { Status::Failed };
+        CaseResult { score, ..CaseResult::new("c".into(), status, max) }
+    }
+
+    #[test]
+    fn whole_points_stay_and_fractions_scale_by_ten() {
+        assert_eq!(scale(&[case(1.0, 1.0), case(0.0, 2.0)]), 1.0);
+        assert_eq!(scale(&[case(0.5, 0.5), case(0.0, 1.0)]), 10.0);
+        assert_eq!(scale(&[case(0.0, 0.25)]), 100.0);
+        assert_eq!(scale(&[case(0.0, 1.0 / 3.0)]), 10_000.0);
+    }
+
+    #[test]
+    fn partial_credit_rounds_down_and_float_noise_does_not() {
+        assert_eq!(whole(0.849 * 10.0), 8);
+        assert_eq!(whole(0.1 + 0.2 + 0.7), 1);
+        assert_eq!(whole(2.9999999999), 3);
+        assert_eq!(whole(-1.0), 0);
+        assert_eq!(whole(f64::NAN), 0);
+    }
+}

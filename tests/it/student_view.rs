@@ -1,0 +1,182 @@
+//! What a student's program can do to the files a grading run writes, and what of the grader a student sees,
+//! through the real `referee grade` and `referee gradescope run`:
+//!
+//! - a program that floods stdout and stderr grows no file past a fixed excerpt per stream and case (issue 23,
+//!   item 7: two flooders in 22 students made report.json 337 MB);
+//! - compiler messages and tracebacks name the student's files relative to the hand-in, never the grader's
+//!   scratch folder, and the sandbox layers stay out of student feedback (item 8);
+//! - when grading stops, Gradescope's "could not grade" text is the line that says why, not a warning before it.
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+use referee::harness::model::{RunReport, Status, SubmissionResult, EXCERPT_BYTES};
+use serde_json::Value;
+
+use crate::grade::{fixture, grade, python};
+use crate::variants::materialize;
+
+/// A program that prints 6 MB on stdout and 3 MB on stderr, the error it ends with last, and exits 1.
+const FLOODER: &str = "import sys\n\
+    sys.stdout.write('x' * 6_000_000 + '\\n')\n\
+    sys.stderr.write('debug line\\n' * 300_000)\n\
+    sys.stderr.write('FINAL-ERROR-LINE\\n')\n\
+    sys.exit(1)\n";
+
+fn size(path: &Path) -> u64 {
+    fs::metadata(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).len()
+}
+
+#[test]
+fn a_flooding_program_grows_no_file_past_its_excerpt() {
+    let class = tempfile::tempdir().unwrap();
+    materialize(&fixture("submissions/python-stats"), &[], &class.path().join("alice-HW2-P3"));
+    fs::create_dir_all(class.path().join("flo-HW2-P3")).unwrap();
+    fs::write(class.path().join("flo-HW2-P3/takestones.py"), FLOODER).unwrap();
+    fs::create_dir_all(class.path().join("hose-HW2-P3")).unwrap();
+    fs::copy(fixture("hostile/output_flood.py"), class.path().join("hose-HW2-P3/takestones.py")).unwrap();
+    let out_dir = tempfile::tempdir().unwrap();
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let out = grade(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--submissions",
+        class.path().to_str().unwrap(),
+        "--out",
+        out_dir.path().to_str().unwrap(),
+        "--cmd",
+        &cmd,
+        "-j",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let o = out_dir.path();
+    // Three students, three cases, two streams: at most 18 excerpts of 64 KiB, plus the JSON around them.
+    assert!(size(&o.join("report.json")) < 1_500_000, "report.json is {} bytes", size(&o.join("report.json")));
+    for id in ["flo", "hose"] {
+        for file in [
+            o.join(format!("results/{id}.json")),
+            o.join(format!("feedback/{id}.md")),
+            o.join(format!("gradescope/{id}/results.json")),
+        ] {
+            assert!(size(&file) < 600_000, "{} is {} bytes", file.display(), size(&file));
+        }
+    }
+    assert!(size(&o.join("junit.xml")) < 1_500_000, "junit.xml is {} bytes", size(&o.join("junit.xml")));
+
+    let flo: SubmissionResult = serde_json::from_slice(&fs::read(o.join("results/flo.json")).unwrap()).unwrap();
+    for case in &flo.cases {
+        assert_eq!(case.status, Status::NonzeroExit);
+        // The size seen is kept, the text is an excerpt: the start of stdout, the end of stderr.
+        assert_eq!(case.stdout.bytes, 6_000_001);
+        assert!(case.stdout.text.len() <= EXCERPT_BYTES && case.stdout.omitted > 0);
+        assert!(case.stderr.text.len() <= EXCERPT_BYTES && case.stderr.bytes > 3_000_000);
+        assert!(case.stderr.text.ends_with("FINAL-ERROR-LINE\n"), "the error at the end of stderr was lost");
+    }
+    let hose: SubmissionResult = serde_json::from_slice(&fs::read(o.join("results/hose.json")).unwrap()).unwrap();
+    assert!(hose.cases.iter().all(|c| c.status == Status::OutputLimit && c.stdout.text.len() <= EXCERPT_BYTES));
+    let feedback = fs::read_to_string(o.join("feedback/flo.md")).unwrap();
+    assert!(feedback.contains("FINAL-ERROR-LINE"), "{}", &feedback[..feedback.len().min(2000)]);
+}
+
+/// A Java hand-in whose `Helper.java` does not compile.
+fn broken_java(into: &Path) {
+    materialize(&fixture("submissions/java-stats"), &[], into);
+    let helper = into.join("Helper.java");
+    let text = fs::read_to_string(&helper).unwrap();
+    fs::write(&helper, text.replacen('}', "} int broken = ;", 1)).unwrap();
+}
+
+#[test]
+fn compiler_messages_name_the_students_files_not_the_graders_scratch() {
+    let class = tempfile::tempdir().unwrap();
+    broken_java(&class.path().join("carol-HW2-P3"));
+    let out_dir = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let out = grade(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--submissions",
+        class.path().to_str().unwrap(),
+        "--out",
+        out_dir.path().to_str().unwrap(),
+        "--work",
+        work.path().to_str().unwrap(),
+        "--shell",
+        "--build",
+        "javac -d {dir} {dir}/*.java",
+        "--cmd",
+        "java -cp {dir} TakeStones {args}",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let scratch = work.path().to_str().unwrap();
+    for file in ["feedback/carol.md", "gradescope/carol/results.json", "results/carol.json", "report.json"] {
+        let text = fs::read_to_string(out_dir.path().join(file)).unwrap();
+        assert!(!text.contains(scratch) && !text.contains("/submission/"), "{file} shows the scratch path:\n{text}");
+        assert!(text.contains("Helper.java:"), "{file} lost the compiler's file and line:\n{text}");
+    }
+    for file in ["feedback/carol.md", "gradescope/carol/results.json"] {
+        let text = fs::read_to_string(out_dir.path().join(file)).unwrap();
+        assert!(!text.contains("Sandbox:") && !text.contains("landlock"), "{file} shows the sandbox:\n{text}");
+    }
+}
+
+#[test]
+fn a_traceback_names_the_students_file_relative_to_the_hand_in() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("takestones.py"), "import sys\n\nraise ValueError('boom')\n").unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let out = grade(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--dir",
+        dir.path().to_str().unwrap(),
+        "--work",
+        work.path().to_str().unwrap(),
+        "--cmd",
+        &cmd,
+        "--format",
+        "json",
+    ]);
+    let report: RunReport = serde_json::from_slice(&out.stdout).unwrap();
+    let case = &report.submissions[0].cases[0];
+    assert_eq!(case.status, Status::NonzeroExit);
+    assert!(case.stderr.text.contains("File \"takestones.py\", line 3"), "{}", case.stderr.text);
+    assert!(!case.stderr.text.contains(work.path().to_str().unwrap()), "{}", case.stderr.text);
+}
+
+#[test]
+fn could_not_grade_quotes_the_line_that_says_why_not_a_warning() {
+    use referee::app::gradescope::autograde::problem_line;
+    let log = "referee grade othello: warning: sandbox without cgroup: no delegated cgroup (see `referee sandbox`; \
+               --sandbox require refuses to grade without them)\n\
+               referee grade othello: note: 'python3' is /root/.pyenv/shims/python3 for you\n\
+               referee grade othello: --size 7: board size 7 is not supported\n";
+    let line = problem_line(2, log);
+    assert!(line.ends_with("referee grade othello: --size 7: board size 7 is not supported"), "{line}");
+    assert!(problem_line(3, "referee grade: warning: only this\n").contains("warning: only this"));
+    assert!(problem_line(3, "").contains("no message"));
+
+    // And through the real `gradescope run`, with a configuration an older bundle could hold.
+    let root = tempfile::tempdir().unwrap();
+    fs::create_dir_all(root.path().join("source")).unwrap();
+    fs::create_dir_all(root.path().join("submission")).unwrap();
+    fs::write(root.path().join("submission/agent.py"), "x = 1\n").unwrap();
+    let config = serde_json::json!({
+        "schema": 1, "kind": "othello", "grade": ["othello", "--size", "7"],
+        "stdout_visibility": "hidden", "referee": "test",
+    });
+    fs::write(root.path().join("source/config.json"), config.to_string()).unwrap();
+    let out = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["gradescope", "run", "--root", root.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let results: Value = serde_json::from_slice(&fs::read(root.path().join("results/results.json")).unwrap()).unwrap();
+    let text = results["output"].as_str().unwrap();
+    assert!(text.contains("board size 7"), "{text}");
+    assert!(!text.contains("warning:"), "{text}");
+}
