@@ -80,9 +80,9 @@ pub struct BundleArgs {
     #[arg(long)]
     pub binary: Option<PathBuf>,
     /// `exercise` assignments: the field of submission_metadata.json's first user holding the id the sheets were
-    /// made for: email, email-login (the part before the @, such as a NetID), sid, name or id.
-    #[arg(long, default_value = "email")]
-    pub id_field: String,
+    /// made for: email (the default), email-login (the part before the @, such as a NetID), sid, name or id.
+    #[arg(long, value_parser = ["email", "email-login", "sid", "name", "id"])]
+    pub id_field: Option<String>,
     /// The `referee grade` arguments of the assignment.
     #[arg(value_name = "GRADE-ARGS", required = true, num_args = 1.., trailing_var_arg = true)]
     #[arg(allow_hyphen_values = true)]

@@ -11,9 +11,10 @@ pub fn header(students: usize, kinds: &[&str], seed: u64) -> String {
     format!(
         "# Key: {students} students, problems {}, seed {seed}, generator {}\n\nKeep this file and the seed from \
          students: with the seed, `referee exercise make` makes every key again. Each student's problems are a pure \
-         function of the seed, the id and the kind, so `referee exercise make --seed {seed} --ids ID` makes any \
-         one sheet again.\n",
+         function of the seed, the id and the kind, so `referee exercise make --kind {} --seed {seed} --ids ID \
+         --out DIR` makes any one sheet again.\n",
         kinds.join(", "),
+        kinds.join(","),
         super::GENERATOR_VERSION
     )
 }

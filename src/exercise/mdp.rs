@@ -22,7 +22,7 @@ use super::sheet::svg::Cell;
 use super::sheet::{Block, Figure, Sheet};
 use super::wrong::mdp::{discounted_rewards, value_iteration as sweeps};
 use super::Drawn;
-use crate::keys::mdp::bellman::{greedy, q_values};
+use crate::keys::mdp::bellman::{first_best, greedy, q_values};
 use crate::keys::mdp::evaluate::evaluate;
 use crate::keys::mdp::model::{Mdp, Policy};
 use crate::keys::mdp::parse::parse;
@@ -161,7 +161,7 @@ fn small(q: &Q) -> bool {
     q.denom() <= &num_bigint::BigInt::from(MAX_DENOMINATOR) && q.abs() <= number::int(100)
 }
 
-/// The greedy policy with respect to `v`, or `None` when some state has two best actions.
+/// The greedy policy with respect to `v` (as [`greedy`] gives it), or `None` when some state has two best actions.
 fn strict_greedy(mdp: &Mdp, v: &[Q]) -> Option<Policy> {
     let q = q_values(mdp, v);
     for qs in q.iter().filter(|qs| !qs.is_empty()) {
@@ -170,7 +170,7 @@ fn strict_greedy(mdp: &Mdp, v: &[Q]) -> Option<Policy> {
             return None;
         }
     }
-    Some(greedy(mdp, v))
+    Some(q.iter().map(|qs| first_best(qs)).collect())
 }
 
 fn pose(world: &World) -> Option<Drawn> {
@@ -179,10 +179,14 @@ fn pose(world: &World) -> Option<Drawn> {
     let policy = mdp.policy.clone()?;
     let live: Vec<usize> = (0..mdp.states.len()).filter(|&s| !mdp.states[s].terminal()).collect();
     let k = world.k;
+    // The checks only reject, so their order changes no variant: the cheapest go first (most draws fail them).
     let vk = value_iteration(&mdp, k).values.pop()?;
+    if !live.iter().all(|&s| small(&vk[s])) {
+        return None;
+    }
     let greedy_k = strict_greedy(&mdp, &vk)?;
     let v_pi = evaluate(&mdp, &policy).ok()?;
-    if !live.iter().all(|&s| small(&vk[s]) && small(&v_pi[s])) {
+    if !live.iter().all(|&s| small(&v_pi[s])) {
         return None;
     }
     let in_place = sweeps(&mdp, k, true);

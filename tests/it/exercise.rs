@@ -503,3 +503,91 @@ fn a_gradescope_bundle_grades_the_student_the_metadata_names() {
     let none = crate::gradescope::run_autograder(root.path());
     assert!(none["output"].as_str().unwrap().contains("cannot tell which student this is"), "{none}");
 }
+
+/// The hand-ins the written-problems guide grades (`tests/fixtures/exercise/hand-ins`, seed 48151, ids of
+/// `roster.csv`): what the synthetic students write, so the guide's output follows from real methods. With
+/// `REFEREE_WRITE_FIXTURES=1` the test writes them instead (after a generator change).
+#[test]
+fn the_guides_hand_ins_are_what_the_synthetic_students_write() {
+    use Misconception::*;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/exercise/hand-ins");
+    let of = |id: &str| Kind::ALL.iter().map(|&k| variant(48151, id, k)).collect::<Vec<_>>();
+    let files = [
+        ("lee7.txt", answer_file("lee7", &of("lee7"), &[], &[])),
+        ("jnunez-HW2-P1/answers.txt", answer_file("jnunez", &of("jnunez"), &[StrictPruning, GaussSeidel], &[])),
+        (
+            "gsmith_104_5551_answers.txt",
+            answer_file("gsmith", &of("gsmith"), &[MrvTiesAlphabetical], &[(Kind::Hillclimb, "length", "twelve")]),
+        ),
+    ];
+    let write = std::env::var_os("REFEREE_WRITE_FIXTURES").is_some();
+    for (name, body) in files {
+        let path = dir.join(name);
+        if write {
+            self::write(&path, &body);
+        }
+        assert_eq!(
+            fs::read_to_string(&path).unwrap_or_default(),
+            body,
+            "{name} is stale: REFEREE_WRITE_FIXTURES=1 cargo test --test it exercise::the_guides_hand_ins"
+        );
+    }
+}
+
+#[test]
+fn a_gradescope_bundle_takes_the_id_field_written_after_exercise_and_refuses_unknown_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let zip = tmp.path().join("written.zip");
+    let zip_arg = zip.to_str().unwrap();
+    // As the issue writes it: no `--`, and --id-field among the exercise's arguments.
+    let run = referee(&[
+        "gradescope",
+        "bundle",
+        "--out",
+        zip_arg,
+        "exercise",
+        "--seed",
+        "2024",
+        "--kind",
+        "csp",
+        "--id-field",
+        "sid",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let root = tempfile::tempdir().unwrap();
+    crate::gradescope::install(&zip, root.path());
+    let vs = [variant(SEED, "9071234567", Kind::Csp)];
+    fs::write(root.path().join("submission/answers.txt"), answer_file("9071234567", &vs, &[], &[])).unwrap();
+    // The email names someone else: only the sid decides whose variant is graded.
+    metadata(root.path(), "[{\"email\": \"bob@wisc.edu\", \"sid\": \"9071234567\", \"name\": \"Alice\"}]");
+    let result = crate::gradescope::run_autograder(root.path());
+    assert_eq!(result["score"].as_f64(), Some(10.0), "{result}");
+
+    for (args, says) in [
+        (vec!["exercise", "--seed", "1", "--kind", "csp", "--id-field", "login"], "--id-field login: expected"),
+        (vec!["exercise", "--seed", "1", "--kind", "csp", "--id-field"], "--id-field: expected a value"),
+        (vec!["exercise", "--seed", "1", "--kind", "csp", "--id", "alice"], "--id: the autograder takes"),
+    ] {
+        let mut argv = vec!["gradescope", "bundle", "--out", zip_arg];
+        argv.extend(args);
+        let run = referee(&argv);
+        let stderr = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(says) && stderr.lines().count() == 1, "{stderr}");
+    }
+    let run = referee(&[
+        "gradescope",
+        "bundle",
+        "--out",
+        zip_arg,
+        "--id-field",
+        "sid",
+        "--",
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--cmd",
+        "true",
+    ]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert!(text(&run.stderr).contains("only an `exercise` bundle"), "{}", text(&run.stderr));
+}

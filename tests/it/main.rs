@@ -11,6 +11,7 @@ mod diagnose;
 mod exercise;
 mod exercise_keys;
 mod exercise_students;
+mod exercise_wrong;
 mod gen;
 mod grade;
 mod grade_messages;

@@ -123,6 +123,27 @@ struct Plan {
     checks: Vec<String>,
 }
 
+/// The fields of `submission_metadata.json`'s user an exercise bundle can take the id from (the first is the
+/// default).
+const ID_FIELDS: [&str; 5] = ["email", "email-login", "sid", "name", "id"];
+
+/// Removes `--id-field F` (or `--id-field=F`) from an exercise's grade arguments and returns F, checked.
+fn take_id_field(grade: &mut Vec<String>) -> Result<Option<String>, String> {
+    let Some(at) = grade.iter().position(|a| a == "--id-field" || a.starts_with("--id-field=")) else {
+        return Ok(None);
+    };
+    let flag = grade.remove(at);
+    let value = match flag.split_once('=') {
+        Some((_, v)) => v.to_string(),
+        None if at < grade.len() => grade.remove(at),
+        None => return Err("--id-field: expected a value: email, email-login, sid, name or id".into()),
+    };
+    if !ID_FIELDS.contains(&value.as_str()) {
+        return Err(format!("--id-field {value}: expected email, email-login, sid, name or id"));
+    }
+    Ok(Some(value))
+}
+
 fn plan(args: &BundleArgs) -> Result<Plan, String> {
     let mut grade: Vec<String> = args.grade.clone();
     if grade.first().is_some_and(|a| a == "grade") {
@@ -148,6 +169,13 @@ fn plan(args: &BundleArgs) -> Result<Plan, String> {
     let game = matches!(kind, Kind::Mancala | Kind::Othello);
     if game && args.points.is_some() {
         return Err("--points: the game graders take their own --points (put it after `mancala`/`othello`)".into());
+    }
+    // `exercise --seed S --id-field sid`: the bundle's own option written among the grade arguments.
+    let mut id_field = args.id_field.clone();
+    if kind == Kind::Exercise {
+        id_field = take_id_field(&mut grade)?.or(id_field);
+    } else if id_field.is_some() {
+        return Err("--id-field: only an `exercise` bundle grades each student's own variant".into());
     }
     if kind == Kind::Exercise && grade.iter().any(|a| a == "--id" || a.starts_with("--id=")) {
         return Err(
@@ -238,7 +266,7 @@ fn plan(args: &BundleArgs) -> Result<Plan, String> {
             .or_else(|| (kind == Kind::Exercise).then(|| "after_published".to_string())),
         stdout_visibility: visibility_name(args.stdout_visibility).to_string(),
         referee: env!("CARGO_PKG_VERSION").to_string(),
-        id_field: (kind == Kind::Exercise).then(|| args.id_field.clone()),
+        id_field: (kind == Kind::Exercise).then(|| id_field.unwrap_or_else(|| ID_FIELDS[0].to_string())),
     };
     Ok(Plan { config, suite, packages, checks })
 }
