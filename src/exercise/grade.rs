@@ -157,6 +157,13 @@ fn answer(variant: &Variant, part: &Part, section: &super::file::Section, points
         .filter(|(_, w)| shows(&part.expected, w, &given))
         .map(|(m, w)| m.cause(&given.show(), &w.show(), &part.expected.show()))
         .collect();
+    if case.causes.len() > 1 {
+        // Each method explains the answer alone; the answer cannot tell which was used, and must not pretend to.
+        case.detail.push_str(&format!(
+            "; {} known wrong methods give this same answer, so it does not show which one was used",
+            case.causes.len()
+        ));
+    }
     case
 }
 

@@ -94,7 +94,8 @@ fn gauss_seidel(v: &Variant) -> Vec<(&'static str, String)> {
         }
     }
     let live = (0..mdp.states.len()).filter(|&s| !mdp.states[s].terminal());
-    let text: Vec<String> = live.map(|s| format!("{} = {}", mdp.states[s].name, number::fraction(&values[s]))).collect();
+    let text: Vec<String> =
+        live.map(|s| format!("{} = {}", mdp.states[s].name, number::fraction(&values[s]))).collect();
     vec![("vk", text.join(", "))]
 }
 
