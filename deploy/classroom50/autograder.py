@@ -29,7 +29,11 @@ if not referee.is_file():
     if found is None:
         sys.exit("autograder.py: no referee binary in the bundle or on PATH")
     referee = pathlib.Path(found)
-referee.chmod(0o755)
+# Runnable by its owner only, in a folder only its owner may enter: the student's program, run as a user of its own
+# (when the runner grades as root) may neither run the reference nor read the suite.
+if referee.parent == bundle:
+    referee.chmod(0o700)
+    bundle.chmod(0o700)
 suite = bundle / "suite"
 
 command = [str(referee), "grade", "--suite", str(suite), "--dir", ".", "--format", "classroom50",

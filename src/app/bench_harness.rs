@@ -155,6 +155,7 @@ fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
             case_jobs: 1,
             cancel: Arc::new(AtomicBool::new(false)),
             run_id: tag.to_string(),
+            max_timeouts: None,
         };
         let out_dir = work.path().join(format!("out-{tag}"));
         let store = Store::open(&out_dir).map_err(|e| e.to_string())?;

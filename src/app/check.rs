@@ -3,8 +3,6 @@
 use std::cell::RefCell;
 use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::cli::{exit, CheckArgs, CheckTarget};
@@ -91,6 +89,18 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Edition::Trace => "trace",
     };
     let _ = writeln!(out, "referee check takestones ({edition_name} edition), seed {seed} (replay with --seed {seed})");
+    // Ctrl-C stops the run in progress (its process tree killed) and says how far the check got.
+    let cancel = super::cancel_on_signals();
+    let interrupted = |runs: usize| {
+        let _ = writeln!(
+            std::io::stderr(),
+            "referee check takestones: interrupted after {runs} run(s) of your program; seed {seed} (replay with \
+             --seed {seed})"
+        );
+        std::process::exit(i32::from(super::class_report::CANCELLED))
+    };
+    let ticker = super::progress::Ticker::on_stderr();
+    let runs = std::cell::Cell::new(0usize);
     if let Some(build) = &build {
         let grading = GradeConfig {
             command: template.clone(),
@@ -99,15 +109,16 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             build_timeout,
             sandbox: sandbox.clone(),
             case_jobs: 1,
-            cancel: Arc::new(AtomicBool::new(false)),
+            cancel: cancel.clone(),
             run_id: "check".into(),
+            max_timeouts: None,
         };
-        // Never cancelled: nothing sets the flag.
-        let Ok(result) = build_step(build, &dir, &grading) else { return exit::INTERNAL };
+        ticker.say(format!("building: {}", build.text()));
+        let Ok(result) = build_step(build, &dir, &grading) else { interrupted(0) };
         if !result.ok {
             let _ = writeln!(out, "build failed: {}", result.command);
             for line in result.message.lines().take(30) {
-                let _ = writeln!(out, "    | {line}");
+                let _ = writeln!(out, "    | {}", show_invisible(line));
             }
             return exit::FAILED;
         }
@@ -116,6 +127,8 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let harness_error = RefCell::new(None);
     let submission = |p: &Position, depth: u32| {
         let case_args = case_args(p, depth);
+        runs.set(runs.get() + 1);
+        ticker.say(format!("run {}: {}   seed {seed}", runs.get(), case_args.join(" ")));
         let (program, argv) = template.expand(&dir, &case_args);
         let spec = RunSpec {
             program,
@@ -125,12 +138,17 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             env: Vec::new(),
             limits: Limits::default().with_timeout(timeout),
             sandbox: sandbox.clone(),
-            cancel: None,
+            cancel: Some(cancel.clone()),
         };
         let failed = |how: String, stderr: &[u8]| {
             Ran::Failed(Failure { how, stderr: String::from_utf8_lossy(stderr).into_owned() })
         };
-        match runner::run(&spec) {
+        let ran = runner::run(&spec);
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            ticker.close();
+            interrupted(runs.get() - 1);
+        }
+        match ran {
             Err(e) => {
                 harness_error.borrow_mut().get_or_insert(e.to_string());
                 Ran::Failed(Failure { how: "could not be started".into(), stderr: e.to_string() })
@@ -145,6 +163,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         }
     };
     let report = check(&config, submission);
+    ticker.close();
     if let Some(e) = harness_error.into_inner() {
         let _ = writeln!(err, "referee check: cannot run your program: {e}");
         return exit::INTERNAL;
@@ -265,7 +284,7 @@ fn print_never_ran(never: &NeverRan, cases: usize, fixed: &str, shown: &Shown<'_
     let every = if cases == 1 { format!("on the only {fixed} case") } else { format!("on all {cases} {fixed} cases") };
     let mut line = format!("\nyour program {how} {every}");
     if let Some(telling) = telling_line(stderr) {
-        line.push_str(&format!(" ({telling})"));
+        line.push_str(&format!(" ({})", show_invisible(&telling)));
     }
     let files: Vec<String> = std::fs::read_dir(shown.dir)
         .map(|entries| {
@@ -276,12 +295,20 @@ fn print_never_ran(never: &NeverRan, cases: usize, fixed: &str, shown: &Shown<'_
         })
         .unwrap_or_default();
     let slow = how.starts_with("gave no answer");
-    match hint(stderr, shown.built, &files) {
-        Some(h) => line.push_str(&format!(": {h}")),
-        None if slow => line.push_str(
+    let missing_class =
+        stderr.contains("ClassNotFoundException") || stderr.contains("Could not find or load main class");
+    let package = if missing_class { java_package(shown.dir) } else { None };
+    match (hint(stderr, shown.built, &files), package) {
+        (_, Some((file, package))) => line.push_str(&format!(
+            ": {file} declares `package {package};`, so its class is {package}.<Name> in {{dir}}/{}: remove the \
+             package line, or name the class with its package in --cmd (java -cp {{dir}} {package}.<Name>)",
+            package.replace('.', "/")
+        )),
+        (Some(h), None) => line.push_str(&format!(": {h}")),
+        (None, None) if slow => line.push_str(
             ": is it waiting for input (the position comes as arguments, stdin is closed) or searching far too long?",
         ),
-        None => line.push_str(": it stops before printing an answer; run the command below to see why"),
+        (None, None) => line.push_str(": it stops before printing an answer; run the command below to see why"),
     }
     let _ = writeln!(out, "{line}");
     let _ = writeln!(out, "reproduce: {}", reproduce(shown, &never.first));
@@ -289,9 +316,24 @@ fn print_never_ran(never: &NeverRan, cases: usize, fixed: &str, shown: &Shown<'_
     if !stderr_tail.trim().is_empty() {
         let _ = writeln!(out, "its stderr ends:");
         for l in stderr_tail.lines() {
-            let _ = writeln!(out, "  {l}");
+            let _ = writeln!(out, "  {}", show_invisible(l));
         }
     }
+}
+
+/// The first `.java` file in `dir` (sorted by name) that declares a package, and the package: its class is then
+/// not found by the bare name a `--cmd` usually gives.
+fn java_package(dir: &Path) -> Option<(String, String)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir).ok()?.filter_map(Result::ok).map(|e| e.path()).collect();
+    files.sort();
+    files.iter().filter(|p| p.extension().is_some_and(|x| x == "java")).find_map(|path| {
+        let text = std::fs::read_to_string(path).ok()?;
+        let package = text.lines().map(str::trim).find_map(|l| l.strip_prefix("package "))?;
+        let package = package.trim_end_matches(';').trim();
+        let valid = !package.is_empty() && package.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+        let name = path.file_name()?.to_string_lossy().into_owned();
+        valid.then(|| (name, package.to_string()))
+    })
 }
 
 fn print_divergence(d: &Divergence, accept: &[Reading], shown: &Shown<'_>, out: &mut dyn Write) {

@@ -5,8 +5,10 @@
 
 use std::path::Path;
 
-use crate::harness::grade::class::{safe_name, write_atomic};
-use crate::harness::model::{RunReport, SubmissionResult};
+use crate::cli::exit;
+use crate::harness::grade::class::{safe_name, write_atomic, Entry, Store};
+use crate::harness::grade::classwide::{shared_failures, SharedFailure};
+use crate::harness::model::{RunReport, SubmissionResult, SCHEMA_VERSION};
 use crate::harness::render::{self, format_points, Format, RenderOptions};
 
 /// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
@@ -29,9 +31,88 @@ pub fn write_student_files(out_dir: &Path, result: &SubmissionResult) -> std::io
     write_atomic(&out_dir.join("feedback").join(format!("{name}.md")), &md)
 }
 
+/// A class run's results as they stand: one list of students, the same in the terminal summary, the gradebook
+/// and `report.html` (the hand-ins now in the class folder that have a result), with what the TA must be told
+/// above it: stored results of hand-ins no longer in the class folder (left out, not deleted) and failures every
+/// hand-in shares ([`shared_failures`]).
+#[derive(Clone, Debug)]
+pub struct ClassResults {
+    /// The results listed, sorted by id.
+    pub report: RunReport,
+    /// How many hand-ins the list is of (those without a result yet are still to grade).
+    pub expected: usize,
+    /// Ids with a stored result whose hand-in is no longer in the class folder.
+    pub removed: Vec<String>,
+    /// Cases every listed student failed the same way.
+    pub shared: Vec<SharedFailure>,
+}
+
+impl ClassResults {
+    /// The standing of `mine` (this run's hand-ins: the class, or a shard's part of it) from the results in
+    /// `store`; `class` is the whole class folder, so a shard does not call its neighbours' students removed.
+    pub fn load(store: &Store, suite: &str, class: &[Entry], mine: &[Entry]) -> ClassResults {
+        let mut removed = Vec::new();
+        let mut listed = Vec::new();
+        for result in store.load_all() {
+            if mine.iter().any(|e| e.id == result.id) {
+                listed.push(result);
+            } else if !class.iter().any(|e| e.id == result.id) {
+                removed.push(result.id);
+            }
+        }
+        ClassResults::of(suite, listed, mine.len(), removed)
+    }
+
+    /// The standing of `results`, a class of `expected` hand-ins, `removed` ones left out.
+    pub fn of(suite: &str, results: Vec<SubmissionResult>, expected: usize, removed: Vec<String>) -> ClassResults {
+        let shared = shared_failures(&results);
+        let report = RunReport { schema: SCHEMA_VERSION, suite: suite.into(), submissions: results };
+        ClassResults { report, expected, removed, shared }
+    }
+
+    /// What to say above the summary: one line per shared failure, then the removed hand-ins.
+    pub fn notices(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self.shared.iter().map(SharedFailure::sentence).collect();
+        if !self.removed.is_empty() {
+            let n = self.removed.len();
+            lines.push(format!(
+                "left out: {n} stored result{} of hand-in{} no longer in the class folder (kept in results/): {}",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "" } else { "s" },
+                self.removed.join(", ")
+            ));
+        }
+        lines
+    }
+
+    /// The class-wide files: gradebook CSV, JUnit XML, the JSON report and `report.html` (with the notices).
+    ///
+    /// # Errors
+    /// When a file cannot be written.
+    pub fn write(&self, out_dir: &Path) -> std::io::Result<()> {
+        write_report_files(out_dir, &self.report, self.expected, &self.notices())
+    }
+
+    /// The exit code of a run that ended with this standing, `graded` being its code when nothing is shared:
+    /// a harness error stays 3; a shared failure is [`exit::SUSPECT`] rather than the students' 1.
+    pub fn exit_code(&self, graded: u8) -> u8 {
+        if graded == exit::INTERNAL || self.shared.is_empty() {
+            graded
+        } else {
+            exit::SUSPECT
+        }
+    }
+}
+
 /// The class-wide files of `report` (a class of `expected` hand-ins): gradebook CSV, JUnit XML, the JSON report,
-/// and `report.html`, each renamed into place whole so a TA can reload the page while the run goes on.
-pub fn write_report_files(out_dir: &Path, report: &RunReport, expected: usize) -> std::io::Result<()> {
+/// and `report.html` (with `notices` above its summary), each renamed into place whole so a TA can reload the
+/// page while the run goes on.
+pub fn write_report_files(
+    out_dir: &Path,
+    report: &RunReport,
+    expected: usize,
+    notices: &[String],
+) -> std::io::Result<()> {
     let options = RenderOptions::default();
     for (format, file) in [(Format::Csv, "gradebook.csv"), (Format::Junit, "junit.xml"), (Format::Json, "report.json")]
     {
@@ -42,6 +123,6 @@ pub fn write_report_files(out_dir: &Path, report: &RunReport, expected: usize) -
     let feedback = |id: &str| render::html::escape::href(&["feedback", &format!("{}.md", safe_name(id))]);
     let page = render::html::ClassPage { title: "Class report".into(), expected, feedback: &feedback };
     let mut html = Vec::new();
-    render::html::render_class(report, &page, &mut html)?;
+    render::html::class::render_class_with_notices(report, &page, notices, &mut html)?;
     write_atomic(&out_dir.join("report.html"), &html)
 }

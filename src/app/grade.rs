@@ -4,10 +4,11 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::class_report::{write_report_files, write_student_files};
+use super::class_report::{write_student_files, ClassResults};
 use super::progress::Progress;
 use crate::cli::{exit, ColorChoice, GradeArgs};
 use crate::harness::grade::class::{discover, make_traversable, Store};
+use crate::harness::grade::roster;
 use crate::harness::grade::{self, grade_submission, Cancelled, GradeConfig, PreparedSuite};
 use crate::harness::model::{RunReport, SubmissionResult, SCHEMA_VERSION};
 use crate::harness::render::{self, format_points, Format, RenderOptions};
@@ -33,6 +34,11 @@ pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             for note in &setup.notes {
                 let _ = writeln!(err, "referee grade: {note}");
             }
+            if let Some(solution) = &args.solution {
+                if let Err(code) = check_solution(&setup, solution, err) {
+                    return code;
+                }
+            }
             match &args.submissions {
                 Some(dir) => grade_class(args, &setup, dir, out, err),
                 None => grade_one(args, &setup, out, err),
@@ -41,6 +47,48 @@ pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Err(message) => {
             let _ = writeln!(err, "referee grade: {message}");
             exit::USAGE
+        }
+    }
+}
+
+/// Grades the TA's `--solution` first, with the same command, suite and sandbox as the students: `Err` (the exit
+/// code, the reason written to `err`) unless it gets full marks, so a setup that fails a correct program grades
+/// no one.
+fn check_solution(setup: &Setup, solution: &Path, err: &mut dyn Write) -> Result<(), u8> {
+    if !solution.exists() {
+        let _ = writeln!(err, "referee grade: --solution {}: no such folder or zip", solution.display());
+        return Err(exit::USAGE);
+    }
+    let scratch = setup.scratch_root.join("solution");
+    let _ = make_traversable(&scratch);
+    let graded = grade_submission("solution", solution, &scratch, &setup.suite, &setup.config);
+    let _ = std::fs::remove_dir_all(&scratch);
+    let result = match graded {
+        Ok(result) => result,
+        Err(Cancelled) => {
+            let _ = writeln!(err, "referee grade: cancelled");
+            return Err(CANCELLED);
+        }
+    };
+    match grade::solution::full_marks(&result) {
+        Ok(()) => {
+            let _ = writeln!(
+                err,
+                "referee grade: --solution {}: full marks ({} / {}), so the set-up grades a correct program right",
+                solution.display(),
+                format_points(result.score),
+                format_points(result.max_score)
+            );
+            Ok(())
+        }
+        Err(why) => {
+            let _ = writeln!(
+                err,
+                "referee grade: --solution {}: {why}; no student was graded (fix the command, the build step, the suite \
+                 or the limits until the solution gets full marks)",
+                solution.display()
+            );
+            Err(exit::INTERNAL)
         }
     }
 }
@@ -86,6 +134,8 @@ impl Setup {
             Some(b) => Some(Template::parse(&b, args.shell).map_err(|e| format!("--build: {e}"))?),
             None => None,
         };
+        let build_text = args.build.clone().or(loaded.build.clone());
+        let mistakes = super::lint::command_mistakes(&command_text, build_text.as_deref(), args.shell, &loaded);
         let prepared = PreparedSuite::new(loaded);
         if let Some((case, problem)) = prepared.first_problem() {
             return Err(format!("{}: case '{case}': {problem}", prepared.suite.source));
@@ -106,7 +156,7 @@ impl Setup {
             .transpose()?
             .unwrap_or(Duration::from_secs(120));
         let sandbox = super::sandbox::untrusted(&args.sandbox, args.run_as_self)?;
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = mistakes.into_iter().map(|m| format!("warning: {m}")).collect();
         for (flag, template) in [("--cmd", Some(&command)), ("--build", build.as_ref())] {
             let Some(template) = template else { continue };
             let (program, _) = template.expand(Path::new("."), &[]);
@@ -132,6 +182,7 @@ impl Setup {
             case_jobs: if args.submissions.is_some() { 1 } else { jobs },
             cancel,
             run_id: format!("{}-{}", std::process::id(), unix_seconds()),
+            max_timeouts: args.max_timeouts,
         };
         let color = match args.color {
             ColorChoice::Always => true,
@@ -170,7 +221,7 @@ fn grade_one(args: &GradeArgs, setup: &Setup, out: &mut dyn Write, err: &mut dyn
     };
     let scratch = setup.scratch_root.join("submission");
     let _ = make_traversable(&scratch);
-    let id = grade::workspace::submission_id(&dir);
+    let id = grade::ids::submission_id(&dir);
     let result = match grade_submission(&id, &dir, &scratch, &setup.suite, &setup.config) {
         Ok(result) => result,
         Err(Cancelled) => {
@@ -229,7 +280,7 @@ fn not_one_submission(dir: &Path, named: bool) -> Option<String> {
 /// Whether `path` is named like a hand-in: a zip, or a name the student-id rules shorten.
 fn looks_handed_in(path: &Path) -> bool {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    name.to_ascii_lowercase().ends_with(".zip") || grade::workspace::student_id(&name) != name
+    name.to_ascii_lowercase().ends_with(".zip") || grade::ids::student_id(&name) != name
 }
 
 /// Whether `dir` itself holds a program's files (sources, classes, a jar).
@@ -242,17 +293,22 @@ fn holds_code(dir: &Path) -> bool {
 }
 
 fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let (shard, class) = match Shard::parse_option(args.shard.as_deref())
-        .and_then(|s| Ok((s, discover(dir).map_err(|e| e.to_string())?)))
-    {
+    let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
+    let (shard, roster) = match Shard::parse_option(args.shard.as_deref()).and_then(|s| {
+        let skip: Vec<&Path> = [Some(out_dir.as_path()), args.solution.as_deref()].into_iter().flatten().collect();
+        Ok((s, roster::read(dir, &skip).map_err(|e| e.to_string())?))
+    }) {
         Ok(found) => found,
         Err(e) => {
             let _ = writeln!(err, "referee grade: {e}");
             return exit::USAGE;
         }
     };
+    for note in &roster.notes {
+        let _ = writeln!(err, "referee grade: note: {note}");
+    }
+    let class = roster.entries;
     let entries = shard::select(&class, shard);
-    let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
     let store = match Store::open(&out_dir) {
         Ok(store) => store,
         Err(e) => {
@@ -281,6 +337,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     sandbox::become_subreaper();
     let jobs = super::jobs_or_cores(args.jobs);
     let progress = Progress::on_stderr(entries.len(), "grading", "students");
+    let standing = || ClassResults::load(&store, &setup.suite.suite.name, &class, &entries);
     let mut write_failures = Vec::new();
     let outcome = grade::class::grade_class(
         &entries,
@@ -291,9 +348,8 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
         &setup.scratch_root,
         |entry| progress.start(&entry.id),
         |result, saved| {
-            let written = saved
-                .and_then(|_| write_student_files(&out_dir, result))
-                .and_then(|_| write_class_files(&out_dir, setup, &store, entries.len()));
+            let written =
+                saved.and_then(|_| write_student_files(&out_dir, result)).and_then(|_| standing().write(&out_dir));
             if let Err(e) = written {
                 write_failures.push(format!("{}: {e}", result.id));
             }
@@ -316,9 +372,10 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
         }
     };
     // Results of students graded earlier count as much as this run's.
-    let all: Vec<SubmissionResult> =
-        store.load_all().into_iter().filter(|r| entries.iter().any(|e| e.id == r.id)).collect();
-    let _ = write_class_files(&out_dir, setup, &store, entries.len());
+    let standing = standing();
+    if let Err(e) = standing.write(&out_dir) {
+        write_failures.push(format!("the class files: {e}"));
+    }
     let part = shard.map(|s| format!(" (shard {} of {} students)", s.label(), class.len())).unwrap_or_default();
     let _ = writeln!(
         out,
@@ -330,13 +387,16 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     for line in &summary.regraded {
         let _ = writeln!(out, "{line}");
     }
-    for r in &all {
+    for line in standing.notices() {
+        let _ = writeln!(out, "{line}");
+    }
+    for r in &standing.report.submissions {
         let _ = writeln!(out, "{}", student_line(r, &status_note(r)));
     }
     if !write_failures.is_empty() {
         return exit::INTERNAL;
     }
-    verdict(&all)
+    standing.exit_code(verdict(&standing.report.submissions))
 }
 
 /// A student's score and status in one short phrase, as progress lines show it: `4 / 6  all passed`.
@@ -354,12 +414,6 @@ fn status_note(r: &SubmissionResult) -> String {
     } else {
         format!("{failed} case(s) not passed")
     }
-}
-
-/// The class-wide files, rebuilt from every stored result of a class of `expected` hand-ins: gradebook CSV,
-/// JUnit XML, the JSON report, the HTML report.
-fn write_class_files(out_dir: &Path, setup: &Setup, store: &Store, expected: usize) -> std::io::Result<()> {
-    write_report_files(out_dir, &setup.report(store.load_all()), expected)
 }
 
 /// 0 when everything passed, 3 when the grader failed somewhere, otherwise 1 (also `exercise grade`'s).

@@ -13,19 +13,20 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::app::arena::grading::games_file;
+use crate::app::arena::grading::{games_file, SEED_FILE};
 use crate::app::arena::tournament::{finish, saved_game};
-use crate::app::class_report::{student_line, write_report_files, write_student_files};
+use crate::app::class_report::{student_line, write_student_files, ClassResults};
 use crate::app::shard::{Manifest, Shard};
 use crate::cli::{exit, MergeArgs};
 use crate::harness::grade::class::{safe_name, write_atomic, Store};
-use crate::harness::model::{RunReport, SubmissionResult, SCHEMA_VERSION};
+use crate::harness::grade::store::mark_output;
+use crate::harness::model::SubmissionResult;
 
 /// The file that marks a folder as written by `merge` (so a later merge may replace its contents).
 pub const MERGED: &str = "merged.json";
 
 /// What the merge of the class files and tournament files both produce, and folders they own in `--out`.
-const OWNED: [&str; 12] = [
+const OWNED: [&str; 13] = [
     "results",
     "gradescope",
     "feedback",
@@ -38,6 +39,7 @@ const OWNED: [&str; 12] = [
     "report.html",
     MERGED,
     crate::app::shard::MANIFEST,
+    SEED_FILE,
 ];
 
 /// A merge that cannot go on: the exit code and the one-line reason.
@@ -59,6 +61,7 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<u8, Failure> {
     let first = &shards[0].1;
     check_complete(&shards)?;
     prepare_out(&args.out)?;
+    mark_output(&args.out).map_err(|e| io_failure(&args.out, &e))?;
     let code = if first.tournament.is_some() {
         merge_tournament(&shards, &args.out, out)?
     } else {
@@ -224,6 +227,11 @@ fn merge_class(shards: &[(PathBuf, Manifest)], final_dir: &Path, out: &mut dyn W
     unfinished(missing, "result")?;
     results.sort_by(|a, b| a.0.id.cmp(&b.0.id));
     let store = Store::open(final_dir).map_err(|e| io_failure(final_dir, &e))?;
+    // The seed games were played with (the same on every shard): a re-run in the merged folder plays them again.
+    let seed = shards[0].0.join(SEED_FILE);
+    if seed.is_file() {
+        fs::copy(&seed, final_dir.join(SEED_FILE)).map_err(|e| io_failure(&seed, &e))?;
+    }
     for (result, games) in &results {
         store.save(result).map_err(|e| io_failure(final_dir, &e))?;
         write_student_files(final_dir, result).map_err(|e| io_failure(final_dir, &e))?;
@@ -233,26 +241,26 @@ fn merge_class(shards: &[(PathBuf, Manifest)], final_dir: &Path, out: &mut dyn W
         }
     }
     let first = &shards[0].1;
-    let report = RunReport {
-        schema: SCHEMA_VERSION,
-        suite: first.suite.clone(),
-        submissions: results.into_iter().map(|(r, _)| r).collect(),
-    };
-    write_report_files(final_dir, &report, report.submissions.len()).map_err(|e| io_failure(final_dir, &e))?;
+    let results: Vec<SubmissionResult> = results.into_iter().map(|(r, _)| r).collect();
+    let standing = ClassResults::of(&first.suite, results, first.units.len(), Vec::new());
+    standing.write(final_dir).map_err(|e| io_failure(final_dir, &e))?;
+    let subs = &standing.report.submissions;
     let _ = writeln!(
         out,
         "merged {} shard(s) of `{}`: {} student(s); results in {}",
         first.of,
         first.command,
-        report.submissions.len(),
+        subs.len(),
         final_dir.display()
     );
-    for r in &report.submissions {
+    for line in standing.notices() {
+        let _ = writeln!(out, "{line}");
+    }
+    for r in subs {
         let passed = r.cases.iter().filter(|c| c.status.is_pass()).count();
         let _ = writeln!(out, "{}", student_line(r, &format!("{passed} of {} case(s) passed", r.cases.len())));
     }
-    let subs = &report.submissions;
-    Ok(if subs.iter().any(SubmissionResult::has_harness_error) {
+    let graded = if subs.iter().any(SubmissionResult::has_harness_error) {
         exit::INTERNAL
     } else if !matches!(first.command.as_str(), "grade" | "exercise grade")
         || subs.iter().all(SubmissionResult::all_passed)
@@ -260,7 +268,8 @@ fn merge_class(shards: &[(PathBuf, Manifest)], final_dir: &Path, out: &mut dyn W
         exit::SUCCESS
     } else {
         exit::FAILED
-    })
+    };
+    Ok(standing.exit_code(graded))
 }
 
 fn merge_tournament(shards: &[(PathBuf, Manifest)], final_dir: &Path, out: &mut dyn Write) -> Result<u8, Failure> {

@@ -13,6 +13,7 @@ pub mod gen;
 pub mod grade;
 pub mod gradescope;
 pub mod keys;
+pub mod lint;
 pub mod mancala;
 pub mod merge;
 pub mod othello;

@@ -148,6 +148,49 @@ impl Shared {
     }
 }
 
+/// One line on a terminal for a run of unknown length (`referee check`): what has been done so far, redrawn in
+/// place as it changes and every second, gone when the run ends. Nothing at all when stderr is not a terminal (a
+/// log gets the run's own lines).
+pub struct Ticker {
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Ticker {
+    /// A ticker on stderr, or a silent one when stderr is not a terminal (or `TERM` is `dumb`).
+    pub fn on_stderr() -> Ticker {
+        let terminal = std::io::stderr().is_terminal() && std::env::var_os("TERM").map_or(true, |t| t != "dumb");
+        let bar = terminal.then(|| {
+            let bar = indicatif::ProgressBar::new_spinner();
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
+                bar.set_style(style);
+            }
+            bar.enable_steady_tick(Duration::from_millis(250));
+            bar
+        });
+        Ticker { bar }
+    }
+
+    /// Says what has been done so far.
+    pub fn say(&self, message: String) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(message);
+        }
+    }
+
+    /// Clears the line.
+    pub fn close(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

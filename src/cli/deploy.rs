@@ -11,7 +11,8 @@ use clap::{Args, Subcommand, ValueEnum};
 run). The merged folder holds what one unsharded run writes: results, Gradescope files, feedback, gradebook, JUnit, \
 report, games; for a tournament the standings and ratings computed over every game. A folder given twice counts \
 once; merging again rewrites the same files.\nExit codes: as the merged command's (grade: 0 all passed, 1 some case \
-did not pass, as exercise grade; games: 0), 2 a missing, duplicated, unfinished or foreign shard (named), 3 an I/O error.")]
+did not pass, as exercise grade; games: 0; 5 every student failed a case the same way), 2 a missing, duplicated, unfinished or \
+foreign shard (named), 3 an I/O error.")]
 pub struct MergeArgs {
     /// The shards' --out folders.
     #[arg(required = true, num_args = 1..)]
@@ -57,7 +58,10 @@ before them is optional.\n\
 Examples:\n  referee gradescope bundle --out autograder.zip -- --suite builtin:takestones-stats-2019 --shell \\\n    \
 --build 'javac -d {dir} {dir}/*.java' --cmd 'java -cp {dir} TakeStones {args}'\n  referee gradescope bundle --out \
 othello.zip -- othello --games 2 --size 6 --time 2 --seed 7\n\
-Exit codes: 0 written, 2 bad arguments (checked now, not on Gradescope), 3 the zip could not be written.")]
+Without --solution, what the arguments show to be wrong is refused: a shell pattern or operator in --cmd/--build \
+without --shell, a --cmd without {args} for a suite whose cases have arguments, game options `grade` would refuse.\n\
+Exit codes: 0 written, 2 bad arguments (checked now, not on Gradescope), 3 the zip could not be written, or the \
+--solution did not get full marks.")]
 pub struct BundleArgs {
     /// The zip to write.
     #[arg(long, default_value = "autograder.zip")]
@@ -83,6 +87,11 @@ pub struct BundleArgs {
     /// made for: email (the default), email-login (the part before the @, such as a NetID), sid, name or id.
     #[arg(long, value_parser = ["email", "email-login", "sid", "name", "id"])]
     pub id_field: Option<String>,
+    /// A known-correct hand-in (folder or zip), graded now with the grade arguments: unless it gets full marks the
+    /// zip is not written (exit 3). It is shipped too, with its result, so the autograder can tell a broken set-up
+    /// on Gradescope from a student's fault.
+    #[arg(long, value_name = "DIR")]
+    pub solution: Option<PathBuf>,
     /// The `referee grade` arguments of the assignment.
     #[arg(value_name = "GRADE-ARGS", required = true, num_args = 1.., trailing_var_arg = true)]
     #[arg(allow_hyphen_values = true)]

@@ -291,6 +291,10 @@ pub struct ClassArgs {
     /// --out, and `referee merge` puts them together.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// A known-correct agent (folder or zip), graded first the same way: unless it gets full marks, no student is
+    /// graded (exit 3, naming its first failing case).
+    #[arg(long, value_name = "DIR")]
+    pub solution: Option<std::path::PathBuf>,
 }
 
 /// `referee grade mancala`.
@@ -298,7 +302,9 @@ pub struct ClassArgs {
 #[command(after_help = "Rubric (the course's): beating builtin:random earns half the points; beating builtin:simple \
 in either seat earns all of them. Each opponent is played in both seats for every --stones value; an agent beats an \
 opponent when it wins at least one game against it for every stones value.\nExit codes: 0 graded, 2 bad \
-arguments, 3 a grader error (no JDK), 130 interrupted (a re-run resumes).")]
+arguments, 3 a grader error (no JDK; also a --solution without full marks), 5 every student (at least 3) lost a \
+rubric item the same way: a suspected grader problem, named above the summary, 130 interrupted (a re-run resumes, \
+with the seed kept in --out).")]
 pub struct MancalaGradeArgs {
     /// The class and where its results go.
     #[command(flatten)]
@@ -367,7 +373,9 @@ pub enum ColorChoice {
 /// `referee grade`.
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Exit codes: 0 every case passed, 1 some case did not pass, 2 usage or suite error, \
-3 harness error (never the student's fault), 130 interrupted (a class run resumes where it stopped).")]
+3 harness error (never the student's fault; also a --solution without full marks), 5 every hand-in of a class \
+(at least 3) failed a case the same way: a suspected grader problem, named above the summary, 130 interrupted (a \
+class run resumes where it stopped).")]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct GradeArgs {
     /// Grade game-playing agents by matches instead of output against a suite.
@@ -381,7 +389,8 @@ pub struct GradeArgs {
     /// Example: 'java -cp {dir} TakeStones {args}'.
     #[arg(long)]
     pub cmd: Option<String>,
-    /// Build step run once per submission in its scratch copy, e.g. "sh -c 'javac -d {dir} {dir}/*.java'".
+    /// Build step run once per submission in its scratch copy, e.g. --shell --build 'javac -d {dir} {dir}/*.java'
+    /// (the * needs --shell).
     #[arg(long)]
     pub build: Option<String>,
     /// Run --cmd and --build through `sh -c` (values shell-quoted).
@@ -403,6 +412,14 @@ pub struct GradeArgs {
     /// --out, and `referee merge` puts them together.
     #[arg(long, requires = "submissions", value_name = "K/N")]
     pub shard: Option<String>,
+    /// A known-correct hand-in (folder or zip), graded first with the same command, suite and sandbox: unless it
+    /// gets full marks, no student is graded (exit 3, naming its first failing case).
+    #[arg(long, value_name = "DIR")]
+    pub solution: Option<std::path::PathBuf>,
+    /// After K timeouts, the rest of a student's cases are not run (each marked "not run: timed out K times"), so
+    /// a program that hangs costs K timeouts, not one per case.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_timeouts: Option<u32>,
     /// Runs at once (students for a class, cases for one submission); default: all cores.
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,

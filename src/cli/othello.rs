@@ -63,7 +63,11 @@ are earned in proportion to games won, in full from a win rate of --target (the 
 70-100%). Any adjudicated loss (timeout, crash, illegal or malformed move) is shown with the board and stderr. \
 --check-share of the points is for the conformance check of the search functions, split evenly among the functions \
 the module defines in a checkable form (a missing function earns nothing).\n\
-Exit codes: 0 graded, 2 bad arguments, 3 a grader error (no python3), 130 interrupted (a re-run resumes).")]
+Games are seeded from --seed (kept in --out, so a re-run replays them and resumes), the round and the seat: every \
+round is another game.\n\
+Exit codes: 0 graded, 2 bad arguments, 3 a grader error (no python3; also a --solution without full marks), 5 \
+every student (at least 3) failed a case the same way: a suspected grader problem, named above the summary, 130 \
+interrupted (a re-run resumes).")]
 pub struct OthelloGradeArgs {
     /// The class and where its results go.
     #[command(flatten)]

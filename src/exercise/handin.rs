@@ -12,7 +12,7 @@ use std::path::Path;
 
 use super::file::{self, AnswerFile};
 use crate::harness::grade::class::{discover, ClassError, Entry};
-use crate::harness::grade::workspace::student_id;
+use crate::harness::grade::ids::{safe_id, student_id};
 
 /// The largest answer file read.
 pub const MAX_BYTES: u64 = 1 << 20;
@@ -155,7 +155,7 @@ pub fn id_of(path: &Path) -> String {
     if stem.is_empty() {
         "submission".into()
     } else {
-        student_id(stem)
+        safe_id(&student_id(stem))
     }
 }
 
@@ -172,7 +172,7 @@ pub fn discover_class(dir: &Path) -> Result<(Vec<Entry>, Vec<String>), String> {
     };
     let mut passed_over = Vec::new();
     let listing = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut loose: Vec<(String, std::path::PathBuf)> = Vec::new();
+    let mut loose: Vec<(String, String, std::path::PathBuf)> = Vec::new();
     for entry in listing.filter_map(Result::ok) {
         let name = entry.file_name().to_string_lossy().into_owned();
         let path = entry.path();
@@ -187,16 +187,16 @@ pub fn discover_class(dir: &Path) -> Result<(Vec<Entry>, Vec<String>), String> {
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default();
         if holds_sections(&text) {
-            loose.push((student_id(stem), path));
+            loose.push((safe_id(&student_id(stem)), name, path));
         } else {
             passed_over.push(name);
         }
     }
-    for (id, path) in loose {
+    for (id, name, path) in loose {
         if let Some(other) = entries.iter().find(|e| e.id == id) {
             return Err(format!("two submissions for student '{id}': {} and {}", other.path.display(), path.display()));
         }
-        entries.push(Entry { id, path });
+        entries.push(Entry { id, name, path });
     }
     if entries.is_empty() {
         return Err(format!(

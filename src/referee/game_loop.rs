@@ -135,7 +135,8 @@ pub fn play<G: Refereed>(
 }
 
 /// Plays one game between two prepared agents (`seats[0]` in seat 1), their working folders under `dir` (removed
-/// afterwards), pinned to CPU `pin` when given.
+/// afterwards), pinned to CPU `pin` when given; built-in agents draw their random numbers from `seed` when given
+/// (see [`game_seed`]), else from the run's seed.
 ///
 /// # Errors
 /// When a working folder cannot be made.
@@ -145,16 +146,44 @@ pub fn play_prepared<G: Refereed>(
     clock: &TimeControl,
     dir: &Path,
     pin: Option<usize>,
+    seed: Option<u64>,
     on_move: &mut dyn FnMut(&MoveRecord),
 ) -> std::io::Result<GameRecord> {
     let params = game.greeting_params();
-    let mut a = seats[0].agent(&params, 1, &dir.join("seat1"), pin)?;
-    let mut b = seats[1].agent(&params, 2, &dir.join("seat2"), pin)?;
+    let mut a = seats[0].seeded_agent(&params, 1, &dir.join("seat1"), pin, seed)?;
+    let mut b = seats[1].seeded_agent(&params, 2, &dir.join("seat2"), pin, seed)?;
     let record = play(game, [&mut a, &mut b], clock, on_move);
     let _ = std::fs::remove_dir_all(dir);
     Ok(record)
 }
 
+/// The seed of one game of a run seeded with `run`: the game's `round` (from 0) and the `seat` the graded agent
+/// takes, mixed (SplitMix64's finalizer, so neighbouring rounds give unrelated seeds). Every game of a run is then
+/// a different game, and the same run seed replays them all, in any order and on any shard.
+pub fn game_seed(run: u64, round: u64, seat: u8) -> u64 {
+    let mix = |mut z: u64| {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let golden = 0x9e37_79b9_7f4a_7c15_u64;
+    mix(mix(mix(run.wrapping_add(golden)) ^ round.wrapping_add(golden)) ^ u64::from(seat))
+}
+
 fn seat_record(agent: &Agent) -> SeatRecord {
     SeatRecord { label: agent.label.clone(), display_name: agent.display_name.clone(), starts: agent.starts }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_round_and_seat_has_a_seed_of_its_own() {
+        let seeds: std::collections::BTreeSet<u64> =
+            (0..50).flat_map(|round| [1, 2].map(|seat| game_seed(7, round, seat))).collect();
+        assert_eq!(seeds.len(), 100);
+        assert_eq!(game_seed(7, 3, 2), game_seed(7, 3, 2));
+        assert_ne!(game_seed(7, 0, 1), game_seed(8, 0, 1));
+    }
 }

@@ -132,6 +132,22 @@ impl Prepared {
     /// # Errors
     /// When the folder cannot be made.
     pub fn agent(&self, game_params: &[String], seat: u8, dir: &Path, pin: Option<usize>) -> std::io::Result<Agent> {
+        self.seeded_agent(game_params, seat, dir, pin, None)
+    }
+
+    /// [`Prepared::agent`], a built-in agent drawing its random numbers from `seed` when given (one game's seed,
+    /// `referee::game_loop::game_seed`) rather than from the run's.
+    ///
+    /// # Errors
+    /// When the folder cannot be made.
+    pub fn seeded_agent(
+        &self,
+        game_params: &[String],
+        seat: u8,
+        dir: &Path,
+        pin: Option<usize>,
+        seed: Option<u64>,
+    ) -> std::io::Result<Agent> {
         make_traversable(dir)?;
         if !self.trusted {
             hand_over(dir, &self.launch.sandbox)?;
@@ -141,6 +157,13 @@ impl Prepared {
             launch.cwd = dir.to_path_buf();
         }
         launch.pin = pin;
+        if let (true, Some(seed)) = (self.trusted, seed) {
+            if let Some(at) = launch.args.iter().position(|a| a == "--seed") {
+                if let Some(value) = launch.args.get_mut(at + 1) {
+                    *value = seed.to_string().into();
+                }
+            }
+        }
         let dialect = match &self.course {
             Some(course) => Dialect::Course {
                 color_line: course.color_line.replace("{color}", &seat.to_string()),

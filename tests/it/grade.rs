@@ -25,6 +25,15 @@ pub fn python() -> String {
     }
 }
 
+/// Grades the class folder `class` into `out` with the correct Python command against the official stats cases,
+/// plus `extra` arguments.
+pub fn grade_python_class(class: &Path, out: &Path, extra: &[&str]) -> Output {
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let (class, out) = (class.to_str().unwrap(), out.to_str().unwrap());
+    let args = ["--suite", "builtin:takestones-stats-2019", "--submissions", class, "--out", out, "--cmd", &cmd];
+    grade(&[&args[..], extra].concat())
+}
+
 pub fn takestones_bin() -> String {
     assert_cmd::cargo::cargo_bin("takestones").display().to_string()
 }
@@ -321,7 +330,7 @@ fn a_resubmission_is_graded_again_and_an_unchanged_hand_in_is_not() {
 }
 
 /// Hand-ins that are not what they claim: a corrupt zip is the student's build error; a zip whose entries try to
-/// climb out (`../`) is unpacked without them; two hand-ins for one id stop the run with a usage error.
+/// climb out (`../`) is unpacked without them; two hand-ins for one id are both graded.
 #[test]
 fn broken_and_malicious_hand_ins() {
     let work = tempfile::tempdir().unwrap();
@@ -335,17 +344,7 @@ fn broken_and_malicious_hand_ins() {
     }
     zip.finish().unwrap();
     let out = work.path().join("out");
-    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
-    let result = grade(&[
-        "--suite",
-        "builtin:takestones-stats-2019",
-        "--submissions",
-        class.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--cmd",
-        &cmd,
-    ]);
+    let result = grade_python_class(&class, &out, &[]);
     assert_eq!(result.status.code(), Some(1), "{}", String::from_utf8_lossy(&result.stderr));
     let read = |id: &str| -> SubmissionResult {
         serde_json::from_slice(&fs::read(out.join(format!("results/{id}.json"))).unwrap()).unwrap()
@@ -357,11 +356,15 @@ fn broken_and_malicious_hand_ins() {
     assert_eq!(statuses(&read("slip")), vec![Failed; 3]);
     assert!(!work.path().join("escaped.txt").exists() && !class.join("escaped.txt").exists());
 
+    // A second hand-in with the same id does not stop the class (issue 22, item 8): both are graded, each under
+    // an id of its own, and the TA is told which is which.
     fs::create_dir_all(class.join("mallory")).unwrap();
-    let dup =
-        grade(&["--suite", "builtin:takestones-stats-2019", "--submissions", class.to_str().unwrap(), "--cmd", "true"]);
-    assert_eq!(dup.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&dup.stderr).contains("two submissions for student 'mallory'"));
+    let out2 = work.path().join("out2");
+    let dup = grade_python_class(&class, &out2, &[]);
+    let stderr = String::from_utf8_lossy(&dup.stderr);
+    assert_eq!(dup.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("2 hand-ins give the student id 'mallory', so each keeps a row of its own"), "{stderr}");
+    assert_eq!(stored(&out2).len(), 3);
 }
 
 /// A case's stdin reaches the program; without one, stdin is closed (never an open pipe a program could wait on).
@@ -381,4 +384,319 @@ fn stdin_is_the_cases_or_closed() {
     let (code, report) =
         grade_json(&["--suite", suite.to_str().unwrap(), "--dir", sub.path().to_str().unwrap(), "--cmd", &cmd]);
     assert_eq!((code, statuses(&report.submissions[0])), (0, vec![Passed, Passed]));
+}
+
+/// The results a class run stored, by id.
+fn stored(out: &Path) -> std::collections::BTreeMap<String, SubmissionResult> {
+    fs::read_dir(out.join("results"))
+        .unwrap()
+        .map(|e| serde_json::from_slice::<SubmissionResult>(&fs::read(e.unwrap().path()).unwrap()).unwrap())
+        .map(|r| (r.id.clone(), r))
+        .collect()
+}
+
+/// Runs a class of the correct Python program under `names` (each a folder, or a zip when it ends in `.zip`).
+fn python_class(names: &[&str]) -> (tempfile::TempDir, Output) {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    fs::create_dir_all(&class).unwrap();
+    let staging = work.path().join("staging");
+    materialize(&fixture("submissions/python-stats"), &[], &staging);
+    for name in names {
+        if name.ends_with(".zip") {
+            zip_folder(&staging, &class.join(name), None);
+        } else {
+            materialize(&staging, &[], &class.join(name));
+        }
+    }
+    let output = grade_python_class(&class, &work.path().join("out"), &["-j", "2"]);
+    (work, output)
+}
+
+/// Issue 23, item 1: names beyond ASCII crashed the whole class run (a byte offset inside `é`); issue 22, item 8:
+/// ids that clean up to the same id (`pat lee`, `pat_lee`) shared one scratch folder and one row, and control
+/// characters reached the terminal raw. Now every hand-in keeps a row of its own, named after its letters.
+#[test]
+fn hand_in_names_in_any_script_each_keep_a_row_of_their_own() {
+    let long = format!("{}-HW2-P3", "x".repeat(200));
+    let names = [
+        "José-HW2-P3",
+        "zoë_12345_67890_zoë-HW2-P3.zip",
+        "李雷-HW2-P3",
+        "pat lee-HW2-P3",
+        "pat_lee-HW2-P3",
+        "eve\n\u{1b}[2Jmallory-HW2-P3",
+        "-rf",
+        long.as_str(),
+    ];
+    let (work, output) = python_class(&names);
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    let results = stored(&work.path().join("out"));
+    assert_eq!(results.len(), names.len(), "{:?}", results.keys());
+    for id in ["José", "zoë", "李雷", "pat_lee", "_rf"] {
+        assert!(results.get(id).is_some_and(|r| r.score == 3.0), "{id}: {:?}", results.keys());
+    }
+    // `pat_lee` keeps its id; `pat lee` gets a suffix from its own name, and the TA is told.
+    let suffixed: Vec<&String> = results.keys().filter(|id| id.starts_with("pat_lee-")).collect();
+    assert_eq!(suffixed.len(), 1, "{:?}", results.keys());
+    assert!(stderr.contains(&format!("pat lee-HW2-P3 as {}", suffixed[0])), "{stderr}");
+    assert!(results.keys().all(|id| id.chars().count() <= 48), "{:?}", results.keys());
+    // The gradebook keeps every hand-in's name as it was.
+    let gradebook = fs::read_to_string(work.path().join("out/gradebook.csv")).unwrap();
+    for name in ["José-HW2-P3", "zoë_12345_67890_zoë-HW2-P3.zip", "李雷-HW2-P3", "pat lee-HW2-P3", long.as_str()] {
+        assert!(gradebook.contains(name), "{name}: {gradebook}");
+    }
+    // No control character of a name reaches the terminal: one line per student, none broken or recolored.
+    for text in [&stdout, &stderr] {
+        assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text:?}");
+        assert!(!text.lines().any(|l| l.starts_with("\u{1b}") || l.starts_with("mallory")), "{text}");
+    }
+}
+
+/// `--dir` names the one submission after its folder, in any script.
+#[test]
+fn a_single_hand_in_named_beyond_ascii_is_graded() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("José-HW2-P3");
+    materialize(&fixture("submissions/python-stats"), &[], &dir);
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let (code, report) =
+        grade_json(&["--suite", "builtin:takestones-stats-2019", "--dir", dir.to_str().unwrap(), "--cmd", &cmd]);
+    assert_eq!((code, report.submissions[0].id.as_str(), report.submissions[0].score), (0, "José", 3.0));
+}
+
+/// Issue 23, item 5: with `--submissions .`, the results folder of the last run (and a scratch folder) sat among
+/// the hand-ins and was graded as a student.
+#[test]
+fn the_output_folder_is_never_graded_as_a_student() {
+    let work = tempfile::tempdir().unwrap();
+    materialize(&fixture("submissions/python-stats"), &[], &work.path().join("alice-HW2-P3"));
+    materialize(&fixture("submissions/python-stats"), &[], &work.path().join("bob-HW2-P3"));
+    // A results folder a run wrote before there was a mark.
+    fs::create_dir_all(work.path().join("old-results/results")).unwrap();
+    fs::write(work.path().join("old-results/gradebook.csv"), "id,score,max_score\n").unwrap();
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let run = |out: &str| {
+        Command::cargo_bin("referee")
+            .unwrap()
+            .current_dir(work.path())
+            .args(["grade", "--suite", "builtin:takestones-stats-2019", "--submissions", ".", "--cmd", &cmd])
+            .args(["--out", out])
+            .output()
+            .unwrap()
+    };
+    for out in ["referee-results", "referee-results", "mine"] {
+        // The last --out is an empty folder the TA made beforehand.
+        fs::create_dir_all(work.path().join("mine")).unwrap();
+        if out != "mine" {
+            fs::remove_dir(work.path().join("mine")).unwrap();
+        }
+        let output = run(out);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+        let ids: Vec<String> = stored(&work.path().join(out)).into_keys().collect();
+        assert_eq!(ids, ["alice", "bob"], "--out {out}: {stdout}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("not graded as student"));
+    }
+}
+
+/// Issue 23, item 1: any name at all (any script, spaces, newlines, leading dashes): no panic, every hand-in keeps
+/// its row, and nothing of a name reaches the terminal raw.
+mod any_names {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn name() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[^/\\x00.][^/\\x00]{0,24}",
+            "-{1,3}[a-zé李 \\n\\t]{1,10}(-HW2-P3)?(\\.zip)?",
+            "[\\p{L}\\p{M}]{1,12}[ _]?(HW2P3|-hw2-p3)?",
+        ]
+        .prop_filter("a name the file system takes", |n| {
+            !n.is_empty() && n.len() <= 200 && n != "__MACOSX" && !n.starts_with('.')
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 5, ..ProptestConfig::default() })]
+        #[test]
+        fn any_hand_in_names_keep_their_rows(names in prop::collection::btree_set(name(), 1..5)) {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let (work, output) = python_class(&names);
+            let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+            prop_assert_eq!(output.status.code(), Some(0), "{}\n{}", stdout, stderr);
+            let results = stored(&work.path().join("out"));
+            prop_assert_eq!(results.len(), names.len(), "{:?}", results.keys());
+            let sources: Vec<String> = results
+                .values()
+                .map(|r| Path::new(&r.source).file_name().unwrap().to_string_lossy().into_owned())
+                .collect();
+            for name in &names {
+                prop_assert!(sources.iter().any(|s| s == name), "{:?} not among {:?}", name, sources);
+            }
+            for text in [&stdout, &stderr] {
+                prop_assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{:?}", text);
+            }
+        }
+    }
+}
+
+/// Issue 23, item 4: a TA's typo in `--cmd` fails every student the same way; the run says so above the summary
+/// and in report.html, naming the line, and exits 5 rather than 1 ("some students failed").
+#[test]
+fn a_failure_every_hand_in_shares_is_named_as_the_graders() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    for name in ["alice-HW2-P3", "bob-HW2-P3", "carol-HW2-P3"] {
+        materialize(&fixture("submissions/python-stats"), &[], &class.join(name));
+    }
+    let out = work.path().join("out");
+    let typo = format!("{} {{dir}}/takestone.py {{args}}", python());
+    let run = |cmd: &str| {
+        grade(&[
+            "--suite",
+            "builtin:takestones-stats-2019",
+            "--submissions",
+            class.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--cmd",
+            cmd,
+            "--fresh",
+        ])
+    };
+    let output = run(&typo);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(5), "{stdout}");
+    let notice =
+        stdout.lines().find(|l| l.starts_with("suspected grader problem")).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(notice.contains("all 3 hand-ins failed case") && notice.contains("takestone.py"), "{notice}");
+    let summary = stdout.find("  alice").unwrap();
+    assert!(stdout.find("suspected grader problem").unwrap() < summary, "above the summary: {stdout}");
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("suspected grader problem: all 3 hand-ins failed case"), "report.html names it");
+    // Fixed, the same class passes; a wrong program among right ones is only that student's failure.
+    python_wrong("python-wrong-format", &class.join("carol-HW2-P3"));
+    let fixed = run(&format!("{} {{dir}}/takestones.py {{args}}", python()));
+    let stdout = String::from_utf8_lossy(&fixed.stdout);
+    assert_eq!(fixed.status.code(), Some(1), "{stdout}");
+    assert!(
+        !stdout.contains("suspected") && !fs::read_to_string(out.join("report.html")).unwrap().contains("suspected")
+    );
+}
+
+/// Issue 23, item 9: a hand-in removed from the class folder stayed in gradebook.csv and report.html but not in
+/// the terminal summary. Now one list everywhere, and the removed one is named as left out.
+#[test]
+fn a_removed_hand_in_is_left_out_everywhere_and_said() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    for name in ["alice-HW2-P3", "bob-HW2-P3", "carol-HW2-P3"] {
+        materialize(&fixture("submissions/python-stats"), &[], &class.join(name));
+    }
+    let out = work.path().join("out");
+    assert_eq!(grade_python_class(&class, &out, &[]).status.code(), Some(0));
+    fs::remove_dir_all(class.join("bob-HW2-P3")).unwrap();
+    let again = grade_python_class(&class, &out, &[]);
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(again.status.code(), Some(0), "{stdout}");
+    let listed: Vec<&str> =
+        stdout.lines().filter(|l| l.starts_with("  ")).map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert_eq!(listed, ["alice", "carol"], "{stdout}");
+    assert!(
+        stdout.contains("left out: 1 stored result of hand-in no longer in the class folder (kept in results/): bob"),
+        "{stdout}"
+    );
+    let gradebook = fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    let rows: Vec<&str> = gradebook.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(rows, listed, "{gradebook}");
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("left out: 1 stored result") && !html.contains("feedback/bob.md"), "report.html");
+    assert!(out.join("results/bob.json").is_file(), "nothing is deleted");
+}
+
+/// Issue 23, item 3: a TA's command mistake gave every student zero. With `--solution`, a known-correct hand-in
+/// is graded first with the same command, suite and sandbox; short of full marks, no student is graded (exit 3,
+/// naming its first failing case).
+#[test]
+fn a_solution_without_full_marks_stops_the_run_before_any_student() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    for name in ["alice-HW2-P3", "bob-HW2-P3"] {
+        materialize(&fixture("submissions/java-stats"), &[], &class.join(name));
+    }
+    let solution = work.path().join("solution");
+    materialize(&fixture("submissions/java-stats"), &[], &solution);
+    let out = work.path().join("out");
+    let run = |build: &str, extra: &[&str]| {
+        grade(
+            &[
+                &[
+                    "--suite",
+                    "builtin:takestones-stats-2019",
+                    "--submissions",
+                    class.to_str().unwrap(),
+                    "--out",
+                    out.to_str().unwrap(),
+                    "--solution",
+                    solution.to_str().unwrap(),
+                    "--build",
+                    build,
+                    "--cmd",
+                    "java -cp {dir} TakeStones {args}",
+                ][..],
+                extra,
+            ]
+            .concat(),
+        )
+    };
+    // `*.java` without --shell: javac gets a file literally named `*.java`.
+    let unexpanded = run("javac -d {dir} {dir}/*.java", &[]);
+    let stderr = String::from_utf8_lossy(&unexpanded.stderr);
+    assert_eq!(unexpanded.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("warning: --build 'javac -d {dir} {dir}/*.java' has `*`"), "{stderr}");
+    let line = stderr.lines().find(|l| l.contains("--solution")).unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        line.contains("gets 0 / 3, not full marks; its first failing case is") && line.contains("build error"),
+        "{line}"
+    );
+    assert!(line.contains("no student was graded"), "{line}");
+    assert!(stored_count(&out) == 0, "no student ran");
+    // With --shell the solution passes, and the class is graded.
+    let fine = run("javac -d {dir} {dir}/*.java", &["--shell"]);
+    let stderr = String::from_utf8_lossy(&fine.stderr);
+    assert_eq!(fine.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("full marks (3 / 3)"), "{stderr}");
+    assert_eq!(stored_count(&out), 2);
+}
+
+fn stored_count(out: &Path) -> usize {
+    fs::read_dir(out.join("results")).map_or(0, |d| d.count())
+}
+
+/// Issue 23, item 1: no single hand-in may stop the class, and one the grader cannot read gets a row that says so,
+/// as the grader's problem: a link into nowhere and a `.zip` that is a pipe (opening it would wait forever).
+#[test]
+fn a_hand_in_the_grader_cannot_read_gets_a_row_saying_so() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    materialize(&fixture("submissions/python-stats"), &[], &class.join("alice-HW2-P3"));
+    std::os::unix::fs::symlink("/nonexistent/ghost", class.join("ghost-HW2-P3")).unwrap();
+    let fifo = std::process::Command::new("mkfifo").arg(class.join("pipe-HW2-P3.zip")).status().unwrap();
+    assert!(fifo.success());
+    let out = work.path().join("out");
+    let run = grade_python_class(&class, &out, &[]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(3), "the grader's problem, not the students': {stdout}");
+    let results = stored(&out);
+    assert_eq!(results.keys().collect::<Vec<_>>(), ["alice", "ghost", "pipe"], "{stdout}");
+    assert_eq!(results["alice"].score, 3.0);
+    for id in ["ghost", "pipe"] {
+        let r = &results[id];
+        assert!(r.cases.iter().all(|c| c.status == Status::HarnessError), "{id}: {:?}", r.cases);
+        let message = &r.build.as_ref().unwrap().message;
+        assert!(message.starts_with("the grader could not read the hand-in: "), "{id}: {message}");
+    }
 }

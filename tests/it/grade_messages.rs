@@ -230,3 +230,182 @@ fn a_killed_graders_scratch_folder_is_removed_by_the_next_grader() {
     assert_eq!(next.status.code(), Some(0), "{}", String::from_utf8_lossy(&next.stderr));
     assert!(!left.exists(), "the next grader removed the dead grader's scratch folder");
 }
+
+/// Issue 23, item 9: a program that hangs cost the timeout once per case. With `--max-timeouts 1` it costs one:
+/// the rest of its cases are not run, and say why.
+#[test]
+fn after_max_timeouts_the_rest_of_a_students_cases_are_not_run() {
+    let work = tempfile::tempdir().unwrap();
+    let sub = work.path().join("sub");
+    fs::create_dir_all(&sub).unwrap();
+    fs::copy(fixture("hostile/sleep.py"), sub.join("takestones.py")).unwrap();
+    let out = grade(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--dir",
+        sub.to_str().unwrap(),
+        "--cmd",
+        &python_cmd(),
+        "--timeout",
+        "1s",
+        "--max-timeouts",
+        "1",
+        "-j",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let report: RunReport = serde_json::from_slice(&out.stdout).unwrap();
+    let cases = &report.submissions[0].cases;
+    assert_eq!(cases.iter().map(|c| c.status).collect::<Vec<_>>(), [Status::Timeout; 3]);
+    assert!(!cases[0].detail.starts_with("not run"), "{}", cases[0].detail);
+    for case in &cases[1..] {
+        assert_eq!(case.detail, "not run: timed out 1 time");
+        assert_eq!(case.elapsed_ms, 0);
+    }
+}
+
+/// Issue 23, item 9: a build that failed without a word left `the build failed (exit code 1):` dangling, and each
+/// case's line stopped at that header, with the compiler's message missing.
+#[test]
+fn a_failed_builds_lines_say_what_the_compiler_said_or_that_it_said_nothing() {
+    let work = tempfile::tempdir().unwrap();
+    let sub = work.path().join("sub");
+    copy_python_stats(&sub);
+    let json = |build: &str| -> SubmissionResult {
+        let out = grade(&[
+            "--suite",
+            "builtin:takestones-stats-2019",
+            "--dir",
+            sub.to_str().unwrap(),
+            "--build",
+            build,
+            "--cmd",
+            &python_cmd(),
+            "--format",
+            "json",
+        ]);
+        let report: RunReport = serde_json::from_slice(&out.stdout).unwrap();
+        report.submissions.into_iter().next().unwrap()
+    };
+    let silent = json("false");
+    let message = &silent.build.as_ref().unwrap().message;
+    assert_eq!(message, "the build failed (exit code 1), printing nothing on stdout or stderr");
+    assert_eq!(silent.cases[0].detail, *message);
+    fs::write(sub.join("Broken.java"), "class Broken { int x }\n").unwrap();
+    let javac = json("javac -d {dir} {dir}/Broken.java");
+    let detail = &javac.cases[0].detail;
+    assert!(detail.starts_with("the build failed (exit code 1): ") && detail.contains("error:"), "{detail}");
+}
+
+/// Issue 23, item 9: a zip hand-in lost its files' execute bits, so a program graded as `{dir}/prog` could not
+/// start and was reported as a harness error. A regular file's execute bit is kept (never set-id bits).
+#[test]
+fn a_zipped_program_keeps_its_execute_bit() {
+    let work = tempfile::tempdir().unwrap();
+    let class = work.path().join("class");
+    fs::create_dir_all(&class).unwrap();
+    let source = fs::read_to_string(fixture("submissions/python-stats/takestones.py")).unwrap();
+    let program = format!("#!{}\n{source}", python());
+    let mut zip = zip::ZipWriter::new(fs::File::create(class.join("alice-HW2-P3.zip")).unwrap());
+    for (name, mode) in [("prog", 0o104_755), ("notes.txt", 0o644)] {
+        zip.start_file(name, zip::write::SimpleFileOptions::default().unix_permissions(mode)).unwrap();
+        std::io::Write::write_all(&mut zip, program.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap();
+    let out = work.path().join("out");
+    let run = grade(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--submissions",
+        class.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--cmd",
+        "{dir}/prog {args}",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(read_result(&out, "alice").score, 3.0);
+}
+
+/// Issue 23, item 9: a `package` line was not mentioned when the class was not found, though it is the reason: the
+/// class is `hw2.TakeStones` in `{dir}/hw2`.
+#[test]
+fn check_names_the_package_line_when_the_class_is_not_found() {
+    let java = tempfile::tempdir().unwrap();
+    for entry in fs::read_dir(fixture("submissions/java-stats")).unwrap() {
+        let entry = entry.unwrap();
+        let text = fs::read_to_string(entry.path()).unwrap();
+        fs::write(java.path().join(entry.file_name()), format!("package hw2;\n\n{text}")).unwrap();
+    }
+    let out = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["check", "takestones", "--shell", "--build", "javac -d {dir} {dir}/*.java"])
+        .args(["--cmd", "java -cp {dir} TakeStones {args}", "--seed", "1", "--dir"])
+        .arg(java.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let line = text.lines().find(|l| l.starts_with("your program exited 1")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains(".java declares `package hw2;`, so its class is hw2.<Name> in {dir}/hw2"), "{line}");
+}
+
+/// Issue 23, item 9: `check` was silent while it ran and Ctrl-C printed nothing. On a terminal a line shows each
+/// run as it starts, with the seed; Ctrl-C ends the run in progress and prints the seed and how far it got.
+#[test]
+fn check_shows_its_progress_on_a_terminal_and_says_how_far_it_got_when_interrupted() {
+    let dir = fixture("submissions/python-stats");
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let referee = assert_cmd::cargo::cargo_bin("referee");
+    let quoted = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+    let line = format!(
+        "{} check takestones --cmd {} --dir {} --seed 42 --cases 3",
+        quoted(&referee.display().to_string()),
+        quoted(&cmd),
+        quoted(&dir.display().to_string())
+    );
+    // `script` gives the command a terminal; everything it drew comes back on script's stdout.
+    let drawn =
+        std::process::Command::new("script").args(["-qec", &line, "/dev/null"]).env("TERM", "xterm").output().unwrap();
+    let text = String::from_utf8_lossy(&drawn.stdout);
+    assert!(drawn.status.success(), "{text}");
+    assert!(text.contains("run ") && text.contains("   seed 42"), "the ticker's line: {text}");
+
+    let child = std::process::Command::new(&referee)
+        .args(["check", "takestones", "--cmd", &cmd, "--seed", "42", "--cases", "100000", "--dir"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let started = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "it stops at once");
+    let said = stderr.lines().find(|l| l.contains("interrupted after")).unwrap_or_else(|| panic!("{stderr}"));
+    let runs: usize = said.split("interrupted after ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(runs >= 1, "{said}");
+    assert!(said.contains("seed 42 (replay with --seed 42)"), "{said}");
+}
+
+/// Issue 23, item 9: `grade --help` and the README gave different `--build` examples; the help now gives the
+/// README's, with the `--shell` its `*` needs.
+#[test]
+fn grade_help_gives_the_readmes_build_example() {
+    let help = Command::cargo_bin("referee").unwrap().args(["grade", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let example = "--shell --build 'javac -d {dir} {dir}/*.java'";
+    assert!(readme.contains(example));
+    assert!(help.contains(example), "{help}");
+    // Every --build example in the README is one --help gives (with --shell where it needs a shell).
+    for (i, _) in readme.match_indices("--build '") {
+        let quoted = readme[i + 8..].split('\'').nth(1).unwrap();
+        assert!(help.contains(&format!("--build '{quoted}'")), "README's --build '{quoted}' is not in --help");
+    }
+}

@@ -331,3 +331,95 @@ fn the_shipped_binary_needs_no_newer_glibc_than_ubuntu_22_04() {
     assert!(highest <= (2, 35), "needs GLIBC_{}.{}; Ubuntu 22.04 has 2.35", highest.0, highest.1);
     assert!(highest <= (2, 39), "Ubuntu 24.04 has 2.39");
 }
+
+/// Issue 23, item 3: a bundle that would give every student zero was written without a word. Without
+/// `--solution`, what the arguments show to be wrong is refused; with one, the solution is graded first and only a
+/// bundle it gets full marks from is written.
+#[test]
+fn a_bundle_is_refused_when_its_arguments_cannot_grade_a_correct_program() {
+    let tmp = tempfile::tempdir().unwrap();
+    let zip = tmp.path().join("a.zip");
+    let bundle_run = |options: &[&str], args: &[&str]| {
+        let _ = fs::remove_file(&zip);
+        let out = Command::cargo_bin("referee")
+            .unwrap()
+            .args(["gradescope", "bundle", "--out", zip.to_str().unwrap()])
+            .args(options)
+            .arg("--")
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code(), stderr_of(&out))
+    };
+    let suite = ["--suite", "builtin:takestones-stats-2019"];
+    for (args, message) in [
+        (&["--build", "javac -d {dir} {dir}/*.java", "--cmd", "java -cp {dir} TakeStones {args}"][..], "has `*`"),
+        (&["--cmd", "python3 {dir}/takestones.py {args} | head"][..], "has `|`"),
+        (&["--cmd", "java -cp {dir} TakeStones"][..], "has no {args}"),
+    ] {
+        let (code, stderr) = bundle_run(&[], &[&suite[..], args].concat());
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message) && stderr.lines().count() == 1, "{args:?}: {stderr}");
+        assert!(!zip.exists());
+    }
+    let (code, stderr) = bundle_run(&[], &["othello", "--size", "7"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--size 7"), "{stderr}");
+    assert!(!zip.exists(), "othello --size 7 is refused, not bundled");
+
+    // A solution proves a command right or wrong: a typo inside --shell is caught by it (exit 3, no zip) ...
+    let solution = tmp.path().join("solution");
+    materialize(&fixture("submissions/python-stats"), &[], &solution);
+    let solution_arg = ["--solution", solution.to_str().unwrap()];
+    let py = python();
+    let typo = format!("{py} {{dir}}/takestone.py {{args}}");
+    let (code, stderr) = bundle_run(&solution_arg, &[&suite[..], &["--shell", "--cmd", &typo]].concat());
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(stderr.contains("not full marks") && stderr.contains("takestone.py"), "{stderr}");
+    assert!(stderr.contains("no bundle was written") && !zip.exists(), "{stderr}");
+    // ... and a right one is bundled with the solution and its result.
+    let right = format!("{py} {{dir}}/takestones.py {{args}}");
+    let (code, stderr) = bundle_run(&solution_arg, &[&suite[..], &["--cmd", &right]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
+    assert!(archive.by_name("solution/takestones.py").is_ok());
+    let shipped: referee::harness::model::SubmissionResult =
+        serde_json::from_reader(archive.by_name("solution.json").unwrap()).unwrap();
+    assert_eq!((shipped.score, shipped.max_score), (3.0, 3.0));
+}
+
+/// Issue 23, item 3: the bundle ships the solution so the autograder can tell a broken set-up on Gradescope from
+/// a student's fault: when a submission loses points and the solution, graded again in the container, does too,
+/// the student is told the autograder is broken, not given the points lost.
+#[test]
+fn the_autograder_says_it_is_broken_when_the_solution_fails_in_the_container() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    materialize(&Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/takestones/stats-2019"), &[], &suite);
+    let solution = tmp.path().join("solution");
+    materialize(&fixture("submissions/python-stats"), &[], &solution);
+    let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
+    let zip = bundle_with(
+        tmp.path(),
+        "python",
+        &["--solution", solution.to_str().unwrap()],
+        &["--suite", suite.to_str().unwrap(), "--cmd", &cmd],
+    );
+    // In a sound container, a buggy program is the student's own result.
+    let buggy = autograde(&zip, &|dir| python_wrong("python-depth-off-by-one", dir));
+    assert!(statuses(&buggy).contains(&"failed") && buggy["score"].as_f64() < Some(3.0), "{buggy}");
+    assert!(!buggy["output"].as_str().unwrap_or("").contains("broken"), "{buggy}");
+    // A container whose suite went wrong: the correct program loses a case, and so does the solution.
+    let root = tempfile::tempdir().unwrap();
+    install(&zip, root.path());
+    let expected = root.path().join("source/suite/output1.txt");
+    fs::write(&expected, fs::read_to_string(&expected).unwrap().replacen('1', "2", 1)).unwrap();
+    materialize(&fixture("submissions/python-stats"), &[], &root.path().join("submission"));
+    let results = run_autograder(root.path());
+    let output = results["output"].as_str().unwrap();
+    assert!(
+        output.contains("the autograder itself is broken") && output.contains("not a fault in your submission"),
+        "{output}"
+    );
+    assert_eq!(results["score"], 0.0);
+}

@@ -79,7 +79,8 @@ fn a_class_report_counts_causes_escapes_and_renders_in_a_browser() {
     for raw in ["<img", "<script", "onerror=alert(1)>"] {
         assert!(!html.contains(raw), "{raw} must be escaped");
     }
-    assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;") && html.contains("&lt;script&gt;alert(2)"));
+    // The hostile name became a safe id (issue 22, item 8); the hostile stderr is escaped.
+    assert!(html.contains("_img_src_x_onerror_alert_1__") && html.contains("&lt;script&gt;alert(2)"));
     assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("<link"), "self-contained");
 
     in_snapshot_dir("python_class", || insta::assert_snapshot!("html_report", structure(&html)));
@@ -119,7 +120,8 @@ fn check_class_dom(dom: &str, results: &[SubmissionResult], out: &Path) {
             .count();
         assert_eq!(count, have, "{row:?}");
     }
-    assert!(bugs[0][3].contains("bob") && bugs[0][3].contains(HOSTILE_ID), "the shared bug comes first: {bugs:?}");
+    let hostile = results.iter().find(|s| s.source.ends_with(HOSTILE_ID)).map(|s| s.id.as_str()).unwrap();
+    assert!(bugs[0][3].contains("bob") && bugs[0][3].contains(hostile), "the shared bug comes first: {bugs:?}");
     // Build errors: grouped by the first error line; together they hold every student whose build failed.
     let builds = rows(section(dom, "id=\"causes-builds\"", "</table>"));
     let failed_builds: Vec<&str> =

@@ -155,3 +155,124 @@ fn a_tournament_ranks_rates_and_bands_the_class() {
     assert_eq!(std::fs::read_dir(out.join("games")).unwrap().count(), 6);
     crate::html_report::check_tournament_report(&out);
 }
+
+/// An Othello class: a course-style agent per student, in folders named as given.
+fn othello_class(dir: &Path, names: &[&str]) {
+    for name in names {
+        let folder = dir.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::copy(crate::referee::fixture("othello/modules/limit_ai.py"), folder.join("ab2101_ai.py")).unwrap();
+    }
+}
+
+fn grade_othello(subs: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    Command::cargo_bin("referee")
+        .unwrap()
+        .args(["grade", "othello", "--size", "4", "--time", "5", "--check-share", "0", "--python", "/usr/bin/python3"])
+        .args(extra)
+        .arg("--submissions")
+        .arg(subs)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+/// Issue 23, items 1 and 6: `grade othello` with a hand-in named in another script, run twice without `--seed`.
+/// The name crashed the run; and each run drew a new seed, so the second replayed every game (and could change
+/// the score) while blaming "another suite, command or limit". Now the seed is kept in `--out` and reused.
+#[test]
+fn an_othello_class_resumes_with_its_seed_whatever_the_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (subs, out) = (tmp.path().join("class"), tmp.path().join("out"));
+    othello_class(&subs, &["李雷-HW4", "José"]);
+    let first = grade_othello(&subs, &out, &["--games", "1"]);
+    let stdout = String::from_utf8_lossy(&first.stdout).into_owned();
+    assert_eq!(first.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&first.stderr));
+    assert!(stdout.contains("graded 2 student(s), 0 already graded earlier"), "{stdout}");
+    for id in ["李雷", "José"] {
+        assert!(out.join("results").join(format!("{id}.json")).is_file(), "{id}: {stdout}");
+    }
+    let seed: u64 = std::fs::read_to_string(out.join("seed.txt")).unwrap().trim().parse().unwrap();
+    assert!(stdout.contains(&format!("seed {seed} ")), "{stdout}");
+    let kept = std::fs::read(out.join("results/José.json")).unwrap();
+
+    let again = grade_othello(&subs, &out, &["--games", "1"]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&again.stdout), String::from_utf8_lossy(&again.stderr));
+    assert_eq!(again.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("graded 0 student(s), 2 already graded earlier"), "{stdout}");
+    assert!(stderr.contains(&format!("seed {seed} reused from the earlier run")), "{stderr}");
+    assert!(!stdout.contains("re-graded"), "{stdout}");
+    assert_eq!(std::fs::read(out.join("results/José.json")).unwrap(), kept, "not played again");
+}
+
+/// Issue 23, item 10: the built-in random opponent was seeded once per run, so with `--games 4` every round
+/// repeated the first move for move. Now each game is seeded from (seed, round, seat): the rounds are different
+/// games, and the same seed replays every one of them.
+#[test]
+fn every_round_is_another_game_and_the_seed_replays_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let subs = tmp.path().join("class");
+    othello_class(&subs, &["ab2101"]);
+    let games = |out: &Path| -> Vec<GameRecord> {
+        let run = grade_othello(&subs, out, &["--games", "4", "--seed", "11", "-j", "2"]);
+        assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+        serde_json::from_slice(&std::fs::read(out.join("games/ab2101.json")).unwrap()).unwrap()
+    };
+    let first = games(&tmp.path().join("one"));
+    assert_eq!(first.len(), 8);
+    let moves = |g: &GameRecord| g.moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>();
+    for seat in [0, 1] {
+        let distinct: std::collections::BTreeSet<Vec<String>> = first.iter().skip(seat).step_by(2).map(moves).collect();
+        assert!(distinct.len() >= 2, "the four rounds in seat {} are one game: {distinct:?}", seat + 1);
+    }
+    let second = games(&tmp.path().join("two"));
+    assert_eq!(first.iter().map(moves).collect::<Vec<_>>(), second.iter().map(moves).collect::<Vec<_>>());
+    let result: SubmissionResult =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("one/results/ab2101.json")).unwrap()).unwrap();
+    assert!(result.cases[0]
+        .detail
+        .contains("seed 11, each game's opponent drawing from the seed, the round and the seat"));
+}
+
+/// Issue 23, item 3: `grade othello --solution`: an agent that cannot get full marks under these options stops
+/// the run before any student plays.
+#[test]
+fn an_othello_solution_short_of_full_marks_grades_no_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (subs, out) = (tmp.path().join("class"), tmp.path().join("out"));
+    othello_class(&subs, &["ab2101"]);
+    let broken = tmp.path().join("solution");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join("so1111_ai.py"), "def run_ai(:\n").unwrap();
+    let run = grade_othello(&subs, &out, &["--games", "1", "--seed", "2", "--solution", broken.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("not full marks") && stderr.contains("no student was graded"), "{stderr}");
+    assert!(!out.join("results/ab2101.json").exists());
+}
+
+/// Issue 22, item 8: what an agent prints (its stderr, the fault's detail) reached the terminal raw, so an agent
+/// could clear the TA's screen or recolor it. Control characters are now shown as `\u{..}`.
+#[test]
+fn an_agents_output_never_reaches_the_terminal_raw() {
+    let tmp = tempfile::tempdir().unwrap();
+    let agent = tmp.path().join("es1111_ai.py");
+    std::fs::write(
+        &agent,
+        "import sys\nprint('escape', flush=True)\nsys.stdin.readline()\nsys.stderr.write('\\x1b[2J\\x1b[31mgotcha\\r\\n')\n\
+         sys.exit(3)\n",
+    )
+    .unwrap();
+    let out = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["match", "othello", "builtin:random"])
+        .arg(&agent)
+        .args(["--size", "4", "--games", "1", "--time", "5", "--python", "/usr/bin/python3"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("\\u{1b}[2J\\u{1b}[31mgotcha"), "the agent's stderr is shown, escaped: {stdout}");
+    assert!(!stdout.contains('\u{1b}') && !stdout.contains('\r'), "{stdout:?}");
+}

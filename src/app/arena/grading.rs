@@ -7,12 +7,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::app::class_report::ClassResults;
 use crate::app::shard::{self, Manifest, Shard};
 use crate::cli::{exit, ClassArgs};
-use crate::harness::grade::class::{discover, safe_name, write_atomic, Entry, Store};
+use crate::harness::grade::class::{safe_name, write_atomic, Entry, Store};
 use crate::harness::grade::for_each_parallel;
 use crate::harness::grade::resume::plan;
-use crate::harness::model::{BuildResult, RunReport, SubmissionResult};
+use crate::harness::grade::roster;
+use crate::harness::model::{BuildResult, SubmissionResult};
 use crate::harness::render::format_points;
 use crate::harness::runner::sandbox;
 use crate::referee::record::GameRecord;
@@ -30,6 +32,8 @@ pub struct ClassRun<'a> {
     pub fingerprint: String,
     /// The seed used, printed.
     pub seed: u64,
+    /// Lines for the summary about how the run was set up (the seed reused from an earlier run).
+    pub notes: Vec<String>,
 }
 
 /// What grading one student may use.
@@ -113,16 +117,24 @@ pub fn run(
         Ok(s) => s,
         Err(e) => return fail(err, exit::USAGE, e),
     };
-    let everyone = match discover(&class.class.submissions) {
-        Ok(e) => e,
+    let out_dir = class.class.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
+    let skip: Vec<&Path> = [Some(out_dir.as_path()), class.class.solution.as_deref()].into_iter().flatten().collect();
+    let roster = match roster::read(&class.class.submissions, &skip) {
+        Ok(r) => r,
         Err(e) => return fail(err, exit::USAGE, e.to_string()),
     };
+    for note in roster.notes.iter().chain(&class.notes) {
+        let _ = writeln!(err, "referee grade {name}: note: {note}");
+    }
+    let everyone = roster.entries;
     let entries = shard::select(&everyone, shard);
-    let out_dir = class.class.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
     let store = match Store::open(&out_dir) {
         Ok(s) => s,
         Err(e) => return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display())),
     };
+    if let Err(e) = write_atomic(&out_dir.join(SEED_FILE), format!("{}\n", class.seed).as_bytes()) {
+        return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display()));
+    }
     if class.class.fresh {
         let _ = std::fs::remove_dir_all(out_dir.join("results"));
         let _ = std::fs::create_dir_all(out_dir.join("results"));
@@ -146,6 +158,7 @@ pub fn run(
     let jobs = crate::app::jobs_or_cores(class.class.jobs);
     let slots = CpuSlots::new(jobs);
     let progress = crate::app::progress::Progress::on_stderr(plan.todo.len(), "grading", "students");
+    let standing = || ClassResults::load(&store, name, &everyone, &entries);
     let mut failures = Vec::new();
     let grader = Grader {
         slots: &slots,
@@ -155,6 +168,13 @@ pub fn run(
         // Agents run with every layer the machine offers (the gate has already refused a missing one if required).
         sandbox: crate::harness::runner::layers::probe().layers.names(),
     };
+    if let Some(solution) = &class.class.solution {
+        if let Err((code, message)) = check_solution(solution, grade, &grader) {
+            return fail(err, code, message);
+        }
+        let _ =
+            writeln!(err, "referee grade {name}: --solution {}: full marks; grading the students", solution.display());
+    }
     for_each_parallel(
         &plan.todo,
         jobs,
@@ -169,7 +189,7 @@ pub fn run(
                 .and_then(|json| write_atomic(&games_file(&out_dir, &result.id), &json))
                 .and_then(|()| store.save(&result))
                 .and_then(|()| crate::app::class_report::write_student_files(&out_dir, &result))
-                .and_then(|()| write_class_files(&out_dir, name, &store, entries.len()));
+                .and_then(|()| standing().write(&out_dir));
             if let Err(e) = saved {
                 failures.push(format!("{}: {e}", result.id));
             }
@@ -178,46 +198,94 @@ pub fn run(
         },
     );
     progress.close();
-    let all: Vec<SubmissionResult> =
-        store.load_all().into_iter().filter(|r| entries.iter().any(|e| e.id == r.id)).collect();
-    let report = RunReport { schema: crate::harness::model::SCHEMA_VERSION, suite: name.into(), submissions: all };
-    if let Err(e) = crate::app::class_report::write_report_files(&out_dir, &report, entries.len()) {
+    let standing = standing();
+    if let Err(e) = standing.write(&out_dir) {
         failures.push(format!("class files: {e}"));
     }
     for f in &failures {
         let _ = writeln!(err, "referee grade {name}: cannot write results for {f}");
     }
     if cancel.load(Ordering::Relaxed) {
-        let _ = writeln!(err, "referee grade {name}: cancelled; a re-run grades the students not yet saved");
+        let _ = writeln!(
+            err,
+            "referee grade {name}: cancelled; a re-run grades the students not yet saved, with the same seed {}",
+            class.seed
+        );
         return crate::app::class_report::CANCELLED;
     }
     let _ = writeln!(
         out,
-        "graded {} student(s), {} already graded earlier, seed {}; results in {}",
+        "graded {} student(s), {} already graded earlier, seed {} (each game's built-in opponent draws from the \
+         seed, the game's round and the student's seat); results in {}",
         plan.todo.len(),
         plan.kept,
         class.seed,
         out_dir.display()
     );
-    for line in plan.regrade_lines() {
+    for line in plan.regrade_lines().iter().chain(&standing.notices()) {
         let _ = writeln!(out, "{line}");
     }
-    for r in &report.submissions {
+    for r in &standing.report.submissions {
         let note = r.cases.iter().filter(|c| c.max_score > 0.0).map(|c| format!("{}: {}", c.name, c.status.label()));
         let _ = writeln!(out, "{}", crate::app::class_report::student_line(r, &note.collect::<Vec<_>>().join(", ")));
     }
-    if !failures.is_empty() || report.submissions.iter().any(SubmissionResult::has_harness_error) {
+    let graded = if !failures.is_empty() || standing.report.submissions.iter().any(SubmissionResult::has_harness_error)
+    {
         exit::INTERNAL
     } else {
         exit::SUCCESS
-    }
+    };
+    standing.exit_code(graded)
 }
 
-/// The class files from every stored result, rewritten after each student so `report.html` follows the run.
-fn write_class_files(out_dir: &Path, name: &str, store: &Store, expected: usize) -> std::io::Result<()> {
-    let report =
-        RunReport { schema: crate::harness::model::SCHEMA_VERSION, suite: name.into(), submissions: store.load_all() };
-    crate::app::class_report::write_report_files(out_dir, &report, expected)
+/// Grades the TA's `--solution` agent first, as a student would be: `Err` with the exit code and the reason unless
+/// it gets full marks, so a set-up that fails a correct agent grades no one.
+fn check_solution(
+    solution: &Path,
+    grade: &(dyn Fn(&Entry, &Grader<'_>) -> Graded + Sync),
+    grader: &Grader<'_>,
+) -> Result<(), (u8, String)> {
+    if !solution.exists() {
+        return Err((exit::USAGE, format!("--solution {}: no such folder or zip", solution.display())));
+    }
+    let name = solution.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let entry = Entry { id: "solution".into(), name, path: solution.to_path_buf() };
+    let Some((result, _)) = grade(&entry, grader) else {
+        return Err((crate::app::class_report::CANCELLED, "cancelled".into()));
+    };
+    crate::harness::grade::solution::full_marks(&result).map_err(|why| {
+        (
+            exit::INTERNAL,
+            format!(
+                "--solution {}: {why}; no student was graded (fix the options, the clock or the machine until the \
+                 solution gets full marks)",
+                solution.display()
+            ),
+        )
+    })
+}
+
+/// The file in a class run's `--out` that keeps the run's seed, so a re-run plays the same games and resumes.
+pub const SEED_FILE: &str = "seed.txt";
+
+/// The seed of a class run by games, and what to tell the TA about it: `--seed` when given; else the seed an
+/// earlier run stored in `--out` (reused, so the run resumes rather than playing every game again); else a new one
+/// from the clock. [`run`] stores it.
+pub fn class_seed(class: &ClassArgs, given: Option<u64>) -> (u64, Vec<String>) {
+    let out_dir = class.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
+    let stored = std::fs::read_to_string(out_dir.join(SEED_FILE)).ok().and_then(|t| t.trim().parse::<u64>().ok());
+    match (given, stored) {
+        (Some(seed), _) => (seed, Vec::new()),
+        (None, Some(seed)) => (
+            seed,
+            vec![format!(
+                "seed {seed} reused from the earlier run in {} (games replay and finished students resume; --seed N \
+                 plays other games)",
+                out_dir.display()
+            )],
+        ),
+        (None, None) => (crate::app::seed_or_now(None), Vec::new()),
+    }
 }
 
 /// Where a grading run writes one student's game records.

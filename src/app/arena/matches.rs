@@ -3,6 +3,8 @@
 use std::io::Write;
 
 use crate::cli::{exit, MatchArgs};
+use crate::harness::render::visible::show_invisible;
+use crate::referee::game_loop::game_seed;
 use crate::referee::record::GameRecord;
 use crate::referee::spec::{prepare, AgentSpec, PrepareError, Prepared};
 
@@ -45,7 +47,8 @@ pub fn run(
     }
     let _ = writeln!(
         out,
-        "{game}: {} vs {}, {}, {} s per move, {} game(s), seed {}",
+        "{game}: {} vs {}, {}, {} s per move, {} game(s), seed {} (each game's random agents draw from the seed, \
+         the game's round and seat)",
         prepared[0].label,
         prepared[1].label,
         contest.describe(),
@@ -57,7 +60,8 @@ pub fn run(
     for g in 0..args.games {
         let (first, second) = if g % 2 == 0 { (0, 1) } else { (1, 0) };
         let seats = [&prepared[first], &prepared[second]];
-        match play_one(contest, arena, seats, g + 1, args.quiet, out) {
+        let seed = game_seed(arena.setup.seed, u64::from(g / 2), first as u8 + 1);
+        match play_one(contest, arena, (seats, seed), g + 1, args.quiet, out) {
             Ok(record) => records.push(record),
             Err(message) => return fail(err, exit::INTERNAL, message),
         }
@@ -74,11 +78,12 @@ pub fn run(
     exit::SUCCESS
 }
 
-/// Plays game number `number` with `seats[0]` moving first, printing it as it goes.
+/// Plays game number `number` with `seats[0]` moving first and built-in agents drawing from `seed`, printing it
+/// as it goes.
 fn play_one(
     contest: &dyn Contest,
     arena: &Arena,
-    seats: [&Prepared; 2],
+    (seats, seed): ([&Prepared; 2], u64),
     number: u32,
     quiet: bool,
     out: &mut dyn Write,
@@ -89,21 +94,24 @@ fn play_one(
     let mut print = |m: &crate::referee::record::MoveRecord| {
         ply += 1;
         if !quiet {
-            let info = m.info.as_deref().map(|i| format!("  ({i})")).unwrap_or_default();
+            let info = m.info.as_deref().map(|i| format!("  ({})", show_invisible(i))).unwrap_or_default();
             let _ = writeln!(out, "{ply:>4}. seat {} plays {}  {:>6} ms  {}{info}", m.seat, m.mv, m.millis, m.board);
         }
     };
-    let record = contest.play(seats, &arena.clock, &dir, None, &mut print).map_err(|e| e.to_string())?;
+    let record = contest.play(seats, &arena.clock, &dir, None, Some(seed), &mut print).map_err(|e| e.to_string())?;
     if !quiet {
         let _ = writeln!(out, "final position after {} moves:", record.moves.len());
         let _ = write!(out, "{}", contest.final_board(&record));
     }
     if let Some(adj) = &record.outcome.adjudication {
-        let _ = writeln!(out, "seat {} {}: {}", adj.loser, adj.fault.kind.label(), adj.fault.detail);
+        let _ = writeln!(out, "seat {} {}: {}", adj.loser, adj.fault.kind.label(), show_invisible(&adj.fault.detail));
         let _ = write!(out, "position:\n{}", adj.position);
         let tail = crate::harness::grade::tail(&adj.fault.stderr_tail, 10);
         if !tail.trim().is_empty() {
-            let _ = writeln!(out, "stderr (last lines):\n{tail}");
+            let _ = writeln!(out, "stderr (last lines):");
+            for line in tail.lines() {
+                let _ = writeln!(out, "{}", show_invisible(line));
+            }
         }
     }
     let _ = writeln!(out, "{}", record.verdict());

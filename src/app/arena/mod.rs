@@ -28,7 +28,9 @@ pub trait Contest: Sync {
     fn describe(&self) -> String;
 
     /// Plays one game, `seats[0]` moving first, agents working under `dir` (removed afterwards) and pinned to CPU
-    /// `pin` when given; `on_move` sees every move as it is played.
+    /// `pin` when given, built-in agents drawing from `seed` (the game's,
+    /// [`crate::referee::game_loop::game_seed`]); `on_move` sees every move
+    /// as it is played.
     ///
     /// # Errors
     /// When a working folder cannot be made.
@@ -38,6 +40,7 @@ pub trait Contest: Sync {
         clock: &TimeControl,
         dir: &Path,
         pin: Option<usize>,
+        seed: Option<u64>,
         on_move: &mut dyn FnMut(&MoveRecord),
     ) -> std::io::Result<GameRecord>;
 
@@ -72,9 +75,10 @@ impl<G: Refereed + Sync> Contest for Contested<G> {
         clock: &TimeControl,
         dir: &Path,
         pin: Option<usize>,
+        seed: Option<u64>,
         on_move: &mut dyn FnMut(&MoveRecord),
     ) -> std::io::Result<GameRecord> {
-        play_prepared(&self.game, seats, clock, dir, pin, on_move)
+        play_prepared(&self.game, seats, clock, dir, pin, seed, on_move)
     }
 
     fn final_board(&self, record: &GameRecord) -> String {
@@ -84,6 +88,18 @@ impl<G: Refereed + Sync> Contest for Contested<G> {
     fn student(&self, path: PathBuf) -> AgentSpec {
         (self.student)(path)
     }
+}
+
+/// The clock the options give.
+///
+/// # Errors
+/// A time that is not one (the message names the option).
+pub fn clock(options: &ArenaOptions) -> Result<TimeControl, String> {
+    Ok(TimeControl {
+        per_move: parse_seconds(&options.time, "--time", false)?,
+        tolerance: parse_seconds(&options.tolerance, "--tolerance", true)?,
+        startup: parse_seconds(&options.startup, "--startup", false)?,
+    })
 }
 
 /// What every refereeing command decides from its [`ArenaOptions`] before playing.
@@ -103,11 +119,7 @@ impl Arena {
     /// # Errors
     /// A bad option value, or a work folder that cannot be made.
     pub fn new(options: &ArenaOptions, seed: u64, game: &str) -> Result<Arena, String> {
-        let clock = TimeControl {
-            per_move: parse_seconds(&options.time, "--time", false)?,
-            tolerance: parse_seconds(&options.tolerance, "--tolerance", true)?,
-            startup: parse_seconds(&options.startup, "--startup", false)?,
-        };
+        let clock = clock(options)?;
         let (work, keep) = match &options.work {
             Some(dir) => {
                 std::fs::create_dir_all(dir).map_err(|e| format!("--work {}: {e}", dir.display()))?;

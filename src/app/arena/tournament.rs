@@ -13,10 +13,14 @@ use serde::Serialize;
 use super::standings::{standings, Standing};
 use crate::app::shard::{self, Manifest, Shard, TournamentPlan};
 use crate::cli::{exit, TournamentArgs};
-use crate::harness::grade::class::{discover, safe_name, write_atomic};
+use crate::harness::grade::class::{safe_name, write_atomic};
 use crate::harness::grade::for_each_parallel;
+use crate::harness::grade::roster;
+use crate::harness::grade::store::mark_output;
 use crate::harness::render::html::causes::first_error_line;
+use crate::harness::render::visible::show_invisible;
 use crate::harness::runner::sandbox;
+use crate::referee::game_loop::game_seed;
 use crate::referee::record::GameRecord;
 use crate::referee::slots::CpuSlots;
 use crate::referee::spec::{prepare, AgentSpec, Prepared};
@@ -51,8 +55,14 @@ pub fn run(
         Ok(s) => s,
         Err(e) => return fail(err, exit::USAGE, e),
     };
-    let entries = match discover(&args.submissions) {
-        Ok(e) => e,
+    let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-tournament"));
+    let entries = match roster::read(&args.submissions, &[&out_dir]) {
+        Ok(roster) => {
+            for note in &roster.notes {
+                let _ = writeln!(err, "referee tournament {name}: note: {note}");
+            }
+            roster.entries
+        }
         Err(e) => return fail(err, exit::USAGE, e.to_string()),
     };
     let mut extra = Vec::new();
@@ -63,8 +73,7 @@ pub fn run(
         }
     }
     let seed = arena.setup.seed;
-    let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-tournament"));
-    if let Err(e) = std::fs::create_dir_all(out_dir.join("games")) {
+    if let Err(e) = std::fs::create_dir_all(out_dir.join("games")).and_then(|()| mark_output(&out_dir)) {
         return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display()));
     }
     sandbox::become_subreaper();
@@ -86,7 +95,9 @@ pub fn run(
     for (entry, result) in entries.iter().zip(compiled) {
         match result {
             Some(Ok(prepared)) => entrants.push(Entrant { id: entry.id.clone(), student: true, prepared }),
-            Some(Err(message)) => excluded.push(format!("{}: {}", entry.id, first_error_line(&message))),
+            Some(Err(message)) => {
+                excluded.push(format!("{}: {}", entry.id, show_invisible(&first_error_line(&message))));
+            }
             None => excluded.push(format!("{}: not prepared", entry.id)),
         }
     }
@@ -107,13 +118,19 @@ pub fn run(
     let slots = CpuSlots::new(jobs);
     let progress = crate::app::progress::Progress::on_stderr(pairs.len(), "playing", "games");
     let pairing = |&(i, j): &(usize, usize)| format!("{} vs {}", entrants[i].id, entrants[j].id);
-    let fingerprint = format!("{name} {} time={:?} seed={seed}", contest.describe(), arena.clock.per_move);
+    let fingerprint =
+        format!("{name} {} time={:?} seed={seed} seeding=per-game", contest.describe(), arena.clock.per_move);
     let plan = TournamentPlan {
         ids: entrants.iter().map(|e| e.id.clone()).collect(),
         students: entrants.iter().map(|e| e.student).collect(),
         excluded,
         title: format!("{} tournament", capitalized(name)),
-        settings: format!("{}, {} s per move, seed {seed}", contest.describe(), arena.clock.per_move.as_secs_f64()),
+        settings: format!(
+            "{}, {} s per move, seed {seed} (each game's random agents draw from the seed and the game's place in \
+             the schedule)",
+            contest.describe(),
+            arena.clock.per_move.as_secs_f64()
+        ),
     };
     let recorded = Manifest::record(shard, &out_dir, |s| Manifest {
         schema: shard::MANIFEST_SCHEMA,
@@ -137,6 +154,8 @@ pub fn run(
         jobs,
         |&(i, j)| {
             let path = game_file(&out_dir, &entrants[i].id, &entrants[j].id);
+            // The game's place in the whole schedule, the same on every shard.
+            let round = schedule.iter().position(|&p| p == (i, j)).unwrap_or(0) as u64;
             if let Some(saved) = load_game(&path, &fingerprint) {
                 return Some(saved);
             }
@@ -147,10 +166,12 @@ pub fn run(
             progress.start(&pairing(&(i, j)));
             let dir = arena.game_dir(&format!("{}-vs-{}", safe_name(&entrants[i].id), safe_name(&entrants[j].id)));
             let seats = [&entrants[i].prepared, &entrants[j].prepared];
-            let mut record = match contest.play(seats, &arena.clock, &dir, slot.pin(), &mut |_| {}) {
-                Ok(record) => record,
-                Err(e) => return Some(Err(format!("{}: {e}", dir.display()))),
-            };
+            let mut record =
+                match contest.play(seats, &arena.clock, &dir, slot.pin(), Some(game_seed(seed, round, 1)), &mut |_| {})
+                {
+                    Ok(record) => record,
+                    Err(e) => return Some(Err(format!("{}: {e}", dir.display()))),
+                };
             // Name the seats by entrant id, so the table can be rebuilt from the saved files alone.
             record.seats[0].label = entrants[i].id.clone();
             record.seats[1].label = entrants[j].id.clone();

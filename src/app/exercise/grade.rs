@@ -107,7 +107,8 @@ fn one(args: &ExerciseGradeArgs, settings: &Settings, path: &Path, out: &mut dyn
         return exit::USAGE;
     }
     let id = args.id.clone().unwrap_or_else(|| handin::id_of(path));
-    let result = settings.grade(&Entry { id, path: path.to_path_buf() }, "");
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let result = settings.grade(&Entry { id, name, path: path.to_path_buf() }, "");
     let code = verdict(std::slice::from_ref(&result));
     let report = RunReport { schema: SCHEMA_VERSION, suite: SUITE.into(), submissions: vec![result] };
     let color = match args.color {
@@ -257,5 +258,5 @@ fn class(args: &ExerciseGradeArgs, settings: &Settings, dir: &Path, out: &mut dy
 fn write_class(out_dir: &Path, results: &mut [SubmissionResult], expected: usize) -> std::io::Result<()> {
     results.sort_by(|a, b| a.id.cmp(&b.id));
     let report = RunReport { schema: SCHEMA_VERSION, suite: SUITE.into(), submissions: results.to_vec() };
-    write_report_files(out_dir, &report, expected)
+    write_report_files(out_dir, &report, expected, &[])
 }

@@ -22,6 +22,7 @@ use serde_json::{json, Value};
 use super::bundle::{Config, Kind, CONFIG, SOURCE};
 use crate::cli::{exit, Command, ExerciseCommand, RefereeCli, RunArgs};
 use crate::harness::grade::class::write_atomic;
+use crate::harness::grade::solution::full_marks;
 use crate::harness::model::{RunReport, Status, SubmissionResult};
 use crate::harness::render::{self, RenderOptions};
 
@@ -140,7 +141,9 @@ fn grade_exercise(root: &Path, config: &Config, err: &mut dyn Write) -> Result<S
     })
 }
 
-/// Grades the submission; `Err` is a message for [`harness_error`].
+/// Grades the submission; `Err` is a message for [`harness_error`]. A submission short of full marks in a bundle
+/// that ships the course's solution is checked against it: when the solution, which had full marks where the
+/// bundle was made, is short of them here too, the autograder is broken, and that is what the student is told.
 fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, String> {
     let submission = root.join("submission");
     if !submission.is_dir() {
@@ -149,15 +152,44 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
     if config.kind == Kind::Exercise {
         return results_json(&grade_exercise(root, config, err)?, config);
     }
-    let source = root.join("source").display().to_string();
+    let source = root.join("source");
+    let args: Vec<String> = config.grade.iter().map(|a| a.replace(SOURCE, &source.display().to_string())).collect();
+    let result = grade_as_student(config.kind, &args, &submission, err)?;
+    if let Some(solution) = &config.solution {
+        if full_marks(&result).is_err() {
+            let _ = writeln!(err, "checking the course's solution in this container, as the submission lost points");
+            let theirs = grade_as_student(config.kind, &args, &source.join(solution), err)?;
+            if let Err(why) = full_marks(&theirs) {
+                return Err(format!(
+                    "the autograder itself is broken: the course's solution, which got full marks when this \
+                     autograder was made, does not here: {why}"
+                ));
+            }
+        }
+    }
+    results_json(&result, config)
+}
+
+/// Grades the hand-in at `submission` with the `referee grade` arguments `args` (paths already resolved) through
+/// the ordinary `grade` code, as the one student of its run; `Err` is a message for the staff. The grader's own
+/// log goes to `err`.
+///
+/// # Errors
+/// When grading itself fails (the arguments, a missing toolchain, an unwritable folder).
+pub fn grade_as_student(
+    kind: Kind,
+    args: &[String],
+    submission: &Path,
+    err: &mut dyn Write,
+) -> Result<SubmissionResult, String> {
     let mut argv: Vec<String> = vec!["referee".into(), "grade".into()];
-    argv.extend(config.grade.iter().map(|a| a.replace(SOURCE, &source)));
+    argv.extend(args.iter().cloned());
     let scratch = tempfile::Builder::new()
         .prefix("referee-gradescope-")
         .tempdir()
         .map_err(|e| format!("cannot make a scratch folder: {e}"))?;
     let class_out = scratch.path().join("out");
-    match config.kind {
+    match kind {
         Kind::Suite => {
             argv.extend(["--dir".into(), submission.display().to_string(), "--format".into(), "json".into()]);
             argv.extend(["--color".into(), "never".into()]);
@@ -165,7 +197,7 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
         Kind::Mancala | Kind::Othello | Kind::Exercise => {
             let class = scratch.path().join("class");
             std::fs::create_dir_all(&class).map_err(|e| format!("{}: {e}", class.display()))?;
-            std::os::unix::fs::symlink(&submission, class.join(STUDENT))
+            std::os::unix::fs::symlink(submission, class.join(STUDENT))
                 .map_err(|e| format!("{}: {e}", class.display()))?;
             argv.extend(["--submissions".into(), class.display().to_string()]);
             argv.extend(["--out".into(), class_out.display().to_string()]);
@@ -173,7 +205,7 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
     }
     let (code, stdout, stderr) = run_grade(&argv, "the autograder's grade arguments", err)?;
     let problem = || problem_line(code, &String::from_utf8_lossy(&stderr));
-    let result: SubmissionResult = match config.kind {
+    let result: SubmissionResult = match kind {
         Kind::Suite | Kind::Exercise => {
             let report: RunReport = serde_json::from_slice(&stdout).map_err(|_| problem())?;
             report.submissions.into_iter().next().ok_or_else(problem)?
@@ -185,7 +217,7 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
         }
     };
     let _ = writeln!(err, "{}", String::from_utf8_lossy(&stdout).lines().next().unwrap_or_default());
-    results_json(&result, config)
+    Ok(result)
 }
 
 /// Runs `argv` (`referee grade ...`, from a platform's configuration, named `what` in errors) in this process,

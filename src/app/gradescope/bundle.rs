@@ -11,7 +11,9 @@ use clap::Parser;
 use serde::{Deserialize, Serialize};
 use zip::write::SimpleFileOptions;
 
-use crate::cli::{exit, BundleArgs, GradescopeVisibility, RefereeCli};
+use crate::cli::{exit, BundleArgs, Command, GradeGame, GradescopeVisibility, RefereeCli};
+use crate::harness::grade::solution::full_marks;
+use crate::harness::model::SubmissionResult;
 
 /// The configuration file inside the bundle.
 pub const CONFIG: &str = "config.json";
@@ -65,7 +67,15 @@ pub struct Config {
     /// were made for (`email`, `email-login` for the part before the `@`, `sid`, `name`, `id`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id_field: Option<String>,
+    /// The course's solution inside the bundle (`solution` or `solution.zip`), which got full marks when the
+    /// bundle was made; graded again in the container when a submission loses points, to tell a broken
+    /// autograder from a student's fault.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<String>,
 }
+
+/// Where the bundle keeps the solution's result, as `--solution` got it when the bundle was made.
+pub const SOLUTION_RESULT: &str = "solution.json";
 
 /// Gradescope's spelling of a visibility.
 pub fn visibility_name(v: GradescopeVisibility) -> &'static str {
@@ -91,11 +101,18 @@ pub fn run(args: &BundleArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(plan) => plan,
         Err(message) => return fail(err, exit::USAGE, message),
     };
+    let solution = match &args.solution {
+        Some(dir) => match check_solution(dir, &plan, err) {
+            Ok(result) => Some((dir.clone(), result)),
+            Err((code, message)) => return fail(err, code, message),
+        },
+        None => None,
+    };
     let binary = match args.binary.clone().map_or_else(std::env::current_exe, Ok) {
         Ok(path) => path,
         Err(e) => return fail(err, exit::INTERNAL, format!("cannot find this referee binary: {e}")),
     };
-    if let Err(e) = write_zip(&args.out, &plan, &binary) {
+    if let Err(e) = write_zip(&args.out, &plan, &binary, solution.as_ref()) {
         let _ = std::fs::remove_file(&args.out);
         return fail(err, exit::INTERNAL, format!("{}: {e}", args.out.display()));
     }
@@ -114,9 +131,37 @@ pub fn run(args: &BundleArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     exit::SUCCESS
 }
 
+/// Grades the TA's `--solution` here, with the bundle's grade arguments, as the autograder will grade a student:
+/// its result when it gets full marks; otherwise the exit code and why, and no bundle is written.
+fn check_solution(dir: &Path, plan: &Plan, err: &mut dyn Write) -> Result<SubmissionResult, (u8, String)> {
+    if !dir.exists() {
+        return Err((exit::USAGE, format!("--solution {}: no such folder or zip", dir.display())));
+    }
+    let mut log = Vec::new();
+    let graded = super::autograde::grade_as_student(plan.config.kind, &plan.local, dir, &mut log);
+    let result = graded.map_err(|why| {
+        let _ = err.write_all(&log);
+        (exit::INTERNAL, format!("--solution {}: could not be graded: {why}; no bundle was written", dir.display()))
+    })?;
+    full_marks(&result).map_err(|why| {
+        let _ = err.write_all(&log);
+        (
+            exit::INTERNAL,
+            format!(
+                "--solution {}: {why}; no bundle was written (fix the grade arguments until the solution gets \
+                 full marks)",
+                dir.display()
+            ),
+        )
+    })?;
+    Ok(result)
+}
+
 /// Everything the zip holds besides the scripts and the binary.
 struct Plan {
     config: Config,
+    /// The grade arguments as they run on this machine (the suite where it is now), for `--solution`.
+    local: Vec<String>,
     /// The suite to copy in: a folder, and the file within it the arguments name (`None`: the folder itself).
     suite: Option<PathBuf>,
     packages: Vec<String>,
@@ -151,6 +196,9 @@ fn plan(args: &BundleArgs) -> Result<Plan, String> {
     }
     for arg in &grade {
         let flag = arg.split('=').next().unwrap_or(arg);
+        if flag == "--solution" {
+            return Err("--solution: give it to `gradescope bundle` itself, before the grade arguments".into());
+        }
         if SUPPLIED.contains(&flag) || (arg.starts_with("-j") && arg.len() > 2 && !arg.starts_with("--")) {
             return Err(format!("{flag}: the autograder supplies this itself; leave it out of the grade arguments"));
         }
@@ -198,7 +246,9 @@ fn plan(args: &BundleArgs) -> Result<Plan, String> {
         Kind::Suite | Kind::Exercise => ["--dir".to_string(), "submission".to_string()],
         _ => ["--submissions".to_string(), "class".to_string()],
     });
-    RefereeCli::try_parse_from(&argv).map_err(|e| crate::app::clap_failure("grade arguments", &e).0)?;
+    let cli = RefereeCli::try_parse_from(&argv).map_err(|e| crate::app::clap_failure("grade arguments", &e).0)?;
+    refuse_visible_mistakes(&cli, args.solution.is_some())?;
+    let local = grade.clone();
     let mut suite = None;
     if kind == Kind::Suite {
         let at = grade.iter().position(|a| a == "--suite" || a.starts_with("--suite="));
@@ -267,8 +317,44 @@ fn plan(args: &BundleArgs) -> Result<Plan, String> {
         stdout_visibility: visibility_name(args.stdout_visibility).to_string(),
         referee: env!("CARGO_PKG_VERSION").to_string(),
         id_field: (kind == Kind::Exercise).then(|| id_field.unwrap_or_else(|| ID_FIELDS[0].to_string())),
+        solution: args.solution.as_ref().map(|dir| solution_entry(dir).to_string()),
     };
-    Ok(Plan { config, suite, packages, checks })
+    Ok(Plan { config, local, suite, packages, checks })
+}
+
+/// What the grade arguments show to be wrong before anything runs: options the game graders refuse (always),
+/// and, without a `--solution` to prove the commands right, shell words without `--shell` and a `--cmd` without
+/// the suite's arguments ([`crate::app::lint`]).
+fn refuse_visible_mistakes(cli: &RefereeCli, solution: bool) -> Result<(), String> {
+    let Command::Grade(args) = &cli.command else { return Ok(()) };
+    match &args.game {
+        Some(GradeGame::Mancala(game)) => crate::app::mancala::grade::check_options(game),
+        Some(GradeGame::Othello(game)) => crate::app::othello::grade::check_options(game).map(|_| ()),
+        None if solution => Ok(()),
+        None => {
+            let Some(name) = &args.suite else { return Ok(()) };
+            let suite = crate::harness::suite::load(name).map_err(|e| format!("--suite: {e}"))?;
+            let Some(command) = args.cmd.clone().or(suite.command.clone()) else { return Ok(()) };
+            let build = args.build.clone().or(suite.build.clone());
+            let mistakes = crate::app::lint::command_mistakes(&command, build.as_deref(), args.shell, &suite);
+            if mistakes.is_empty() {
+                return Ok(());
+            }
+            Err(format!(
+                "{} (or give --solution DIR, a hand-in with full marks, to show the commands work)",
+                mistakes.join("; ")
+            ))
+        }
+    }
+}
+
+/// The solution's name inside the bundle: a folder's files go to `solution/`, a zip is `solution.zip`.
+fn solution_entry(dir: &Path) -> &'static str {
+    if dir.is_dir() {
+        "solution"
+    } else {
+        "solution.zip"
+    }
 }
 
 /// Total size of the files under `dir`.
@@ -288,7 +374,12 @@ fn folder_size(dir: &Path) -> std::io::Result<u64> {
     Ok(total)
 }
 
-fn write_zip(path: &Path, plan: &Plan, binary: &Path) -> std::io::Result<()> {
+fn write_zip(
+    path: &Path,
+    plan: &Plan,
+    binary: &Path,
+    solution: Option<&(PathBuf, SubmissionResult)>,
+) -> std::io::Result<()> {
     let file = std::fs::File::create(path)?;
     let mut zip = zip::ZipWriter::new(file);
     let executable = SimpleFileOptions::default().unix_permissions(0o755);
@@ -304,6 +395,17 @@ fn write_zip(path: &Path, plan: &Plan, binary: &Path) -> std::io::Result<()> {
     zip.write_all(&serde_json::to_vec_pretty(&plan.config).map_err(std::io::Error::other)?)?;
     if let Some(folder) = &plan.suite {
         add_folder(&mut zip, folder, SUITE_DIR, plain)?;
+    }
+    if let Some((dir, result)) = solution {
+        match solution_entry(dir) {
+            "solution" => add_folder(&mut zip, dir, "solution", plain)?,
+            name => {
+                zip.start_file(name, plain).map_err(std::io::Error::other)?;
+                zip.write_all(&std::fs::read(dir)?)?;
+            }
+        }
+        zip.start_file(SOLUTION_RESULT, plain).map_err(std::io::Error::other)?;
+        zip.write_all(&serde_json::to_vec_pretty(result).map_err(std::io::Error::other)?)?;
     }
     // The binary is the bulk of the zip: fast compression keeps bundling quick.
     zip.start_file("referee", executable.compression_level(Some(1))).map_err(std::io::Error::other)?;

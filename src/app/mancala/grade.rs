@@ -10,6 +10,7 @@ use crate::app::arena::{Arena, Contest};
 use crate::cli::{exit, MancalaGradeArgs};
 use crate::harness::grade::class::{safe_name, Entry};
 use crate::harness::model::{CaseResult, Status, SubmissionResult};
+use crate::referee::game_loop::game_seed;
 use crate::referee::record::GameRecord;
 use crate::referee::spec::{prepare, AgentSpec, Prepared};
 
@@ -25,14 +26,14 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         let _ = writeln!(err, "referee grade mancala: {message}");
         code
     };
-    if args.stones.is_empty() || !(args.points.is_finite() && args.points >= 0.0) {
-        return fail(err, exit::USAGE, "--stones needs a value and --points a number >= 0".into());
+    if let Err(e) = check_options(args) {
+        return fail(err, exit::USAGE, e);
     }
     let sharded = crate::app::shard::Shard::parse_option(args.class.shard.as_deref());
     if let Err(e) = sharded.and_then(|s| crate::app::shard::require_seed(s, args.arena.seed)) {
         return fail(err, exit::USAGE, e);
     }
-    let seed = crate::app::seed_or_now(args.arena.seed);
+    let (seed, notes) = grading::class_seed(&args.class, args.arena.seed);
     let arena = match Arena::new(&args.arena, seed, "mancala") {
         Ok(a) => a,
         Err(e) => return fail(err, exit::USAGE, e),
@@ -48,13 +49,29 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         game: "mancala",
         class: &args.class,
         fingerprint: format!(
-            "mancala stones={:?} time={:?} tolerance={:?} points={} seed={seed}",
+            "mancala stones={:?} time={:?} tolerance={:?} points={} seed={seed} seeding=per-game",
             args.stones, arena.clock.per_move, arena.clock.tolerance, args.points
         ),
         seed,
+        notes,
     };
     let grade = |entry: &Entry, grader: &Grader<'_>| grade_student(entry, grader, &arena, &opponents, args);
     grading::run(&class, &grade, out, err)
+}
+
+/// Checks the options `grade mancala` takes before anything is set up (so `gradescope bundle` refuses what grading
+/// would refuse).
+///
+/// # Errors
+/// One line naming the option at fault.
+pub fn check_options(args: &MancalaGradeArgs) -> Result<(), String> {
+    if args.stones.is_empty() || !(args.points.is_finite() && args.points >= 0.0) {
+        return Err("--stones needs a value and --points a number >= 0".into());
+    }
+    if let Some(&stones) = args.stones.iter().find(|&&s| s == 0) {
+        return Err(format!("--stones {stones}: a bin needs at least one stone"));
+    }
+    crate::app::arena::clock(&args.arena).map(|_| ())
 }
 
 /// Grades one student: compile, play every rubric game, score. `None` when cancelled.
@@ -77,7 +94,7 @@ fn grade_student(
     let mut records = Vec::new();
     let mut games = Vec::new();
     let mut beats = [true, true];
-    for &stones in &args.stones {
+    for (round, &stones) in args.stones.iter().enumerate() {
         let contest = super::contest(stones);
         for (k, opponent) in opponents.iter().enumerate() {
             let mut won_any = false;
@@ -85,7 +102,8 @@ fn grade_student(
                 if grader.cancelled() {
                     return None;
                 }
-                let record = match play_game(grader, arena, &contest, &player, opponent, seat, &entry.id) {
+                let game = (round as u64, seat);
+                let record = match play_game(grader, arena, &contest, [&player, opponent], game, &entry.id) {
                     Ok(record) => record,
                     Err(message) => {
                         // Our fault, never the student's: reported as a harness error, not lost.
@@ -108,21 +126,26 @@ fn grade_student(
     Some((result, records))
 }
 
-/// One game with the student in `seat`, on a CPU slot of its own.
+/// One game of the student's `player` against `opponent`, in game `(round, seat)` of its run (the student in
+/// `seat`), on a CPU slot of its own; built-in opponents draw from the game's own seed ([`game_seed`]), so every
+/// round is another game and the run's seed replays them all.
 pub fn play_game(
     grader: &Grader<'_>,
     arena: &Arena,
     contest: &dyn Contest,
-    player: &Prepared,
-    opponent: &Prepared,
-    seat: u8,
+    [player, opponent]: [&Prepared; 2],
+    (round, seat): (u64, u8),
     id: &str,
 ) -> Result<GameRecord, String> {
     let slot = grader.slots.take();
     let what = contest.describe().replace([' ', ','], "");
-    let dir = arena.game_dir(&format!("{}-{}-{what}-{seat}", safe_name(id), opponent.label.replace(':', "-")));
+    let label = opponent.label.replace(':', "-");
+    let dir = arena.game_dir(&format!("{}-{label}-{what}-{round}-{seat}", safe_name(id)));
     let order = if seat == 1 { [player, opponent] } else { [opponent, player] };
-    contest.play(order, &arena.clock, &dir, slot.pin(), &mut |_| {}).map_err(|e| format!("{}: {e}", dir.display()))
+    let seed = game_seed(arena.setup.seed, round, seat);
+    contest
+        .play(order, &arena.clock, &dir, slot.pin(), Some(seed), &mut |_| {})
+        .map_err(|e| format!("{}: {e}", dir.display()))
 }
 
 /// The two rubric lines: beating random (half) and beating simple (the other half; beating simple alone earns

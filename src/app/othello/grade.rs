@@ -30,16 +30,7 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         let _ = writeln!(err, "referee grade othello: {message}");
         code
     };
-    if args.games == 0 || !(args.points.is_finite() && args.points >= 0.0) {
-        return fail(err, exit::USAGE, "--games must be at least 1 and --points a number >= 0".into());
-    }
-    if !(args.target > 0.0 && args.target <= 1.0) {
-        return fail(err, exit::USAGE, format!("--target {}: expected a win rate above 0 and at most 1", args.target));
-    }
-    if !(0.0..=1.0).contains(&args.check_share) {
-        return fail(err, exit::USAGE, format!("--check-share {}: expected a share from 0 to 1", args.check_share));
-    }
-    let check_timeout = match crate::app::parse_seconds(&args.check_timeout, "--check-timeout", false) {
+    let check_timeout = match check_options(args) {
         Ok(t) => t,
         Err(e) => return fail(err, exit::USAGE, e),
     };
@@ -47,7 +38,9 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     if let Err(e) = sharded.and_then(|s| crate::app::shard::require_seed(s, args.arena.seed)) {
         return fail(err, exit::USAGE, e);
     }
-    let (contest, arena) = match super::arena(&args.othello, &args.arena) {
+    let (seed, notes) = grading::class_seed(&args.class, args.arena.seed);
+    let options = crate::cli::ArenaOptions { seed: Some(seed), ..args.arena.clone() };
+    let (contest, arena) = match super::arena(&args.othello, &options) {
         Ok(built) => built,
         Err(e) => return fail(err, exit::USAGE, e),
     };
@@ -55,13 +48,12 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         Ok(p) => p,
         Err(e) => return fail(err, exit::INTERNAL, e.to_string()),
     };
-    let seed = arena.setup.seed;
     let class = ClassRun {
         game: "othello",
         class: &args.class,
         fingerprint: format!(
             "othello {} games={} target={} time={:?} tolerance={:?} color-line={} chatter={} points={} check={}/{}/{:?} \
-             seed={seed}",
+             seed={seed} seeding=per-game",
             contest.describe(),
             args.games,
             args.target,
@@ -75,6 +67,7 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
             check_timeout
         ),
         seed,
+        notes,
     };
     let check = conformance::Options {
         python: arena.setup.python.clone(),
@@ -87,6 +80,26 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     let grade =
         |entry: &Entry, grader: &Grader<'_>| grade_student(entry, grader, &arena, &contest, &opponent, args, &check);
     grading::run(&class, &grade, out, err)
+}
+
+/// Checks the options `grade othello` takes before anything is set up (so `gradescope bundle` refuses what grading
+/// would refuse); returns the conformance check's time limit.
+///
+/// # Errors
+/// One line naming the option at fault.
+pub fn check_options(args: &OthelloGradeArgs) -> Result<std::time::Duration, String> {
+    if args.games == 0 || !(args.points.is_finite() && args.points >= 0.0) {
+        return Err("--games must be at least 1 and --points a number >= 0".into());
+    }
+    if !(args.target > 0.0 && args.target <= 1.0) {
+        return Err(format!("--target {}: expected a win rate above 0 and at most 1", args.target));
+    }
+    if !(0.0..=1.0).contains(&args.check_share) {
+        return Err(format!("--check-share {}: expected a share from 0 to 1", args.check_share));
+    }
+    super::game(&args.othello)?;
+    crate::app::arena::clock(&args.arena)?;
+    crate::app::parse_seconds(&args.check_timeout, "--check-timeout", false)
 }
 
 /// Grades one student: check the file parses, play every game, score. `None` when cancelled.
@@ -137,15 +150,14 @@ fn play_student(
             if grader.cancelled() {
                 return None;
             }
-            let record =
-                match play_game(grader, arena, contest, &player, opponent, seat, &format!("{}-{round}", entry.id)) {
-                    Ok(record) => record,
-                    Err(message) => {
-                        let why = format!("the grader could not play a game: {message}");
-                        result.cases = vec![case(rubric_name, Vec::new(), Status::HarnessError, 0.0, points, why)];
-                        return Some((result, records, player.python_file.clone()));
-                    }
-                };
+            let record = match play_game(grader, arena, contest, [&player, opponent], (round.into(), seat), &entry.id) {
+                Ok(record) => record,
+                Err(message) => {
+                    let why = format!("the grader could not play a game: {message}");
+                    result.cases = vec![case(rubric_name, Vec::new(), Status::HarnessError, 0.0, points, why)];
+                    return Some((result, records, player.python_file.clone()));
+                }
+            };
             wins += u32::from(record.outcome.winner == Some(seat));
             games.push(game_case(&record, seat, &opponent.label));
             records.push(record);
@@ -156,9 +168,11 @@ fn play_student(
     let score = points * share;
     let status = if share >= 1.0 { Status::Passed } else { Status::Failed };
     let detail = format!(
-        "won {wins} of {total} games against builtin:random ({} needed for full points; {})",
+        "won {wins} of {total} games against builtin:random ({} needed for full points; {}; seed {}, each game's \
+         opponent drawing from the seed, the round and the seat)",
         needed as u32,
-        contest.describe()
+        contest.describe(),
+        arena.setup.seed
     );
     result.cases.push(case(rubric_name, Vec::new(), status, score, points, detail));
     result.cases.extend(games);

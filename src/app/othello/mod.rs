@@ -19,11 +19,11 @@ pub const BUILTINS: [&str; 3] = ["random", "greedy", "strong"];
 /// Othello as the arena plays it: students hand in Python agents.
 pub type OthelloContest = Contested<Othello<Grid>>;
 
-/// The game and the arena the options describe: Python agents, the course protocol, built-ins told the clock.
+/// The game the options describe, and its rules.
 ///
 /// # Errors
-/// A bad option value (the message names the option).
-pub fn arena(options: &OthelloOptions, arena: &ArenaOptions) -> Result<(OthelloContest, Arena), String> {
+/// A board size Othello is not played on, or a color line without `{color}` (the message names the option).
+pub fn game(options: &OthelloOptions) -> Result<(Othello<Grid>, Rules), String> {
     let rules = match options.rules {
         OthelloRules::Framework => Rules::Framework,
         OthelloRules::Standard => Rules::Standard,
@@ -32,6 +32,15 @@ pub fn arena(options: &OthelloOptions, arena: &ArenaOptions) -> Result<(OthelloC
     if !options.color_line.contains("{color}") {
         return Err(format!("--color-line '{}' must contain {{color}}", options.color_line));
     }
+    Ok((game, rules))
+}
+
+/// The game and the arena the options describe: Python agents, the course protocol, built-ins told the clock.
+///
+/// # Errors
+/// A bad option value (the message names the option).
+pub fn arena(options: &OthelloOptions, arena: &ArenaOptions) -> Result<(OthelloContest, Arena), String> {
+    let (game, rules) = game(options)?;
     let seed = crate::app::seed_or_now(arena.seed);
     let mut built = Arena::new(arena, seed, "othello")?;
     built.setup.python = options.python.clone().into();

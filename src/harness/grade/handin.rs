@@ -23,6 +23,7 @@ use super::workspace::MAX_BYTES;
 /// # Errors
 /// When a file cannot be read.
 pub fn fingerprint(path: &Path) -> io::Result<String> {
+    super::workspace::readable_kind(path)?;
     let mut files = Vec::new();
     if path.is_dir() {
         collect_folder(path, "", &mut files)?;

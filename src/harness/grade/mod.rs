@@ -5,12 +5,17 @@
 //! of hand-ins in parallel, storing each result as it finishes.
 
 pub mod class;
+pub mod classwide;
 pub mod handin;
+pub mod ids;
 mod parallel;
 mod prepared;
 pub mod python_syntax;
 pub mod resume;
+pub mod roster;
 pub mod scratch;
+pub mod solution;
+pub mod store;
 mod submission;
 pub mod workspace;
 

@@ -7,8 +7,9 @@
 
 use std::fmt::Write as _;
 
-use super::class::{Entry, Store};
 use super::handin;
+use super::roster::Entry;
+use super::store::Store;
 use crate::harness::model::SubmissionResult;
 
 /// Why a student with a stored result is graded again.
@@ -145,7 +146,7 @@ mod tests {
             let path = class.path().join(id);
             fs::create_dir_all(&path).unwrap();
             fs::write(path.join("takestones.py"), format!("print('{id}')\n")).unwrap();
-            entries.push(Entry { id: id.into(), path });
+            entries.push(Entry { id: id.into(), name: id.into(), path });
         }
         let print = |i: usize| handin::fingerprint(&entries[i].path).unwrap();
         store.save(&stored("alice", "S", &print(0))).unwrap();

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use super::parallel::for_each_parallel;
 use super::prepared::PreparedSuite;
 use super::python_syntax;
-use super::workspace::lay_out;
+use super::workspace::{lay_out, WorkspaceError};
 use crate::diagnose::takestones::{diagnose, Observation};
 use crate::harness::compare::judge;
 use crate::harness::model::{
@@ -38,6 +38,8 @@ pub struct GradeConfig {
     pub cancel: Arc<AtomicBool>,
     /// Identifies this grading run in the results.
     pub run_id: String,
+    /// After this many timeouts, a submission's remaining cases are not run (`--max-timeouts`).
+    pub max_timeouts: Option<u32>,
 }
 
 /// Grading stopped because it was cancelled; nothing partial is returned.
@@ -75,9 +77,15 @@ pub fn grade_submission(
     let dir = match lay_out(source, &scratch.join("submission"), &config.sandbox) {
         Ok(dir) => dir,
         Err(e) => {
-            let message = format!("the submission could not be unpacked: {e}");
+            // A broken or oversized archive is the student's; a hand-in the grader cannot read is not.
+            let (status, message) = match e {
+                WorkspaceError::Io { .. } => {
+                    (Status::HarnessError, format!("the grader could not read the hand-in: {e}"))
+                }
+                _ => (Status::BuildError, format!("the submission could not be unpacked: {e}")),
+            };
             let build = BuildResult { ok: false, command: String::new(), message: message.clone(), elapsed_ms: 0 };
-            return Ok(finish(Some(build), not_run(suite, Status::BuildError, &message)));
+            return Ok(finish(Some(build), not_run(suite, status, &message)));
         }
     };
     let build = match &config.build {
@@ -94,10 +102,19 @@ pub fn grade_submission(
     let indices: Vec<usize> = (0..suite.suite.cases.len()).collect();
     let mut results: Vec<Option<CaseResult>> = vec![None; indices.len()];
     let mut cancelled = false;
+    let timeouts = std::sync::atomic::AtomicU32::new(0);
     for_each_parallel(
         &indices,
         config.case_jobs,
-        |&i| run_case(i, &dir, suite, config),
+        |&i| match config.max_timeouts.filter(|&k| timeouts.load(Ordering::Relaxed) >= k) {
+            // A program that hangs costs K timeouts, not one per case.
+            Some(k) => Ok(blank(&suite.suite.cases[i], &suite.candidates[i], Status::Timeout, timed_out(k))),
+            None => run_case(i, &dir, suite, config).inspect(|r| {
+                if r.status == Status::Timeout {
+                    timeouts.fetch_add(1, Ordering::Relaxed);
+                }
+            }),
+        },
         |i, r| match r {
             Ok(r) => results[i] = Some(r),
             Err(Cancelled) => cancelled = true,
@@ -121,13 +138,27 @@ pub fn grade_submission(
 
 /// What identifies "graded the same way": the suite, the commands and the limits.
 pub fn fingerprint(suite: &PreparedSuite, config: &GradeConfig) -> String {
-    let extra =
+    let mut extra =
         format!("{}|{:?}|{:?}", config.command.text(), config.build.as_ref().map(Template::text), config.limits);
+    if let Some(k) = config.max_timeouts {
+        extra.push_str(&format!("|max-timeouts={k}"));
+    }
     suite.suite.fingerprint(&extra)
 }
 
+/// The detail of a case not run after `k` timeouts.
+fn timed_out(k: u32) -> String {
+    format!("not run: timed out {k} time{}", if k == 1 { "" } else { "s" })
+}
+
 fn not_run(suite: &PreparedSuite, status: Status, message: &str) -> Vec<CaseResult> {
-    let first_line = message.lines().next().unwrap_or(message).to_string();
+    // The header `the build failed (exit code 1):` says nothing on its own: the line after it is the compiler's.
+    let mut lines = message.lines().filter(|l| !l.trim().is_empty());
+    let first_line = match (lines.next(), lines.next()) {
+        (Some(head), Some(next)) if head.ends_with(':') => format!("{head} {}", next.trim()),
+        (Some(head), _) => head.to_string(),
+        (None, _) => message.to_string(),
+    };
     suite
         .suite
         .cases
@@ -217,7 +248,11 @@ pub fn build_step(template: &Template, dir: &Path, config: &GradeConfig) -> Resu
         Some(why) => {
             let mut text = String::from_utf8_lossy(&outcome.stderr).into_owned();
             text.push_str(&String::from_utf8_lossy(&outcome.stdout));
-            format!("{why}:\n{}", relative_to_hand_in(&tail(&text, 40), dir))
+            if text.trim().is_empty() {
+                format!("{why}, printing nothing on stdout or stderr")
+            } else {
+                format!("{why}:\n{}", relative_to_hand_in(&tail(&text, 40), dir))
+            }
         }
     };
     Ok(BuildResult { ok: message.is_empty(), command, message, elapsed_ms })

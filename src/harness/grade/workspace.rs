@@ -1,5 +1,5 @@
-//! Scratch copies of submissions: folders are copied, zips extracted (guarded against path escapes and bombs),
-//! and a hand-in name becomes a student id.
+//! Scratch copies of submissions: folders are copied, zips extracted (guarded against path escapes and bombs).
+//! How a hand-in name becomes a student id is [`super::ids`].
 
 use std::fs;
 use std::io;
@@ -11,62 +11,6 @@ use crate::harness::runner::sandbox::{hand_over, Sandbox};
 pub const MAX_BYTES: u64 = 256 << 20;
 /// The most files a submission may hold.
 pub const MAX_FILES: usize = 20_000;
-
-/// The student id in a hand-in name: the name without its extension and without the course's `-HW2-P3` /
-/// `HW2P3` suffix (any homework and part numbers, any case); a Canvas bulk-download name
-/// (`smithgina_12345_67890_gina-HW2-P3.zip`, `smithgina_LATE_12345_67890_...`) gives its login, `smithgina`.
-pub fn student_id(name: &str) -> String {
-    let stem = name.strip_suffix(".zip").or_else(|| name.strip_suffix(".ZIP")).unwrap_or(name);
-    if let Some(login) = canvas_login(stem) {
-        return login.to_string();
-    }
-    let lower = stem.to_ascii_lowercase();
-    // Find a trailing "hw<digits>" optionally followed by "-"/"_" and "p<digits>", preceded by an optional "-"/"_".
-    let bytes = lower.as_bytes();
-    let mut cut = None;
-    for start in 0..bytes.len() {
-        if lower[start..].starts_with("hw") && is_suffix(&lower[start + 2..]) {
-            cut = Some(start);
-            break;
-        }
-    }
-    let id = match cut {
-        Some(i) if i > 0 => stem[..i].trim_end_matches(['-', '_', ' ']),
-        _ => stem,
-    };
-    if id.is_empty() {
-        stem.to_string()
-    } else {
-        id.to_string()
-    }
-}
-
-/// The login of a Canvas bulk-download name: `<login>[_LATE]_<user id>_<submission id>[_<file name>]`. Two
-/// all-digit fields are required, so that an ordinary name with one number in it is never taken for one.
-fn canvas_login(stem: &str) -> Option<&str> {
-    let mut parts = stem.split('_');
-    let login = parts.next().filter(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric()))?;
-    let mut next = parts.next()?;
-    if next.eq_ignore_ascii_case("late") {
-        next = parts.next()?;
-    }
-    let number = |p: &str| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit());
-    (number(next) && number(parts.next()?)).then_some(login)
-}
-
-fn is_suffix(rest: &str) -> bool {
-    let digits = rest.chars().take_while(char::is_ascii_digit).count();
-    if digits == 0 {
-        return false;
-    }
-    let rest = rest[digits..].trim_start_matches(['-', '_']);
-    if rest.is_empty() {
-        return true;
-    }
-    let Some(part) = rest.strip_prefix('p') else { return false };
-    let d = part.chars().take_while(char::is_ascii_digit).count();
-    d > 0 && part[d..].is_empty()
-}
 
 /// Why a submission could not be laid out (the student's problem: a broken or oversized archive).
 #[derive(Debug, thiserror::Error)]
@@ -108,6 +52,7 @@ pub fn lay_out(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<PathBuf,
         let path = path.to_path_buf();
         move |source| WorkspaceError::Io { path, source }
     };
+    readable_kind(source).map_err(io_at(source))?;
     fs::create_dir_all(dest).map_err(io_at(dest))?;
     let mut budget = Budget { bytes: 0, files: 0, origin: source.to_path_buf() };
     if source.is_dir() {
@@ -129,6 +74,20 @@ pub fn lay_out(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<PathBuf,
     }
     hand_over(dest, sandbox).map_err(io_at(dest))?;
     Ok(root)
+}
+
+/// `Ok` when `path` is a folder or a regular file: anything else (a broken link, a pipe, a device) is refused before
+/// it is opened, since opening a pipe would wait forever.
+///
+/// # Errors
+/// Why it cannot be read as a hand-in.
+pub fn readable_kind(path: &Path) -> io::Result<()> {
+    let meta = fs::metadata(path)?;
+    if meta.is_dir() || meta.is_file() {
+        Ok(())
+    } else {
+        Err(io::Error::other("neither a folder nor a file (a pipe, a socket or a device)"))
+    }
 }
 
 /// Checks that the folder `source` fits the limits of one submission, without copying anything (it stops
@@ -154,16 +113,6 @@ pub fn measure(source: &Path) -> Result<(), WorkspaceError> {
         return Ok(());
     }
     walk(source, &mut Budget { bytes: 0, files: 0, origin: source.to_path_buf() })
-}
-
-/// The student id of a single hand-in at `path` (`--dir carol-HW2-P3.zip` is `carol`); `submission` when the
-/// path has no name of its own.
-pub fn submission_id(path: &Path) -> String {
-    let absolute = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    match absolute.file_name() {
-        Some(name) => student_id(&name.to_string_lossy()),
-        None => "submission".into(),
-    }
 }
 
 fn is_junk(name: &str) -> bool {
@@ -243,8 +192,23 @@ fn extract_zip(path: &Path, dest: &Path, budget: &mut Budget) -> Result<(), Work
                 message: "unpacks past the size limit".into(),
             });
         }
+        if let Some(mode) = executable_mode(entry.unix_mode()) {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&target, fs::Permissions::from_mode(mode)).map_err(io_at)?;
+        }
     }
     Ok(())
+}
+
+/// The mode to give an extracted file whose archive entry has Unix mode `mode`: `0o755` for a regular file with
+/// an execute bit (a program graded as `{dir}/prog` must start, as it did on the student's machine), `None`
+/// (the default mode) otherwise. Set-id and sticky bits are never kept, nor modes of links or devices.
+fn executable_mode(mode: Option<u32>) -> Option<u32> {
+    const TYPE: u32 = 0o170_000;
+    const REGULAR: u32 = 0o100_000;
+    let mode = mode?;
+    let regular = mode & TYPE == REGULAR || mode & TYPE == 0;
+    (regular && mode & 0o111 != 0).then_some(0o755)
 }
 
 #[cfg(test)]
@@ -252,25 +216,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ids_from_the_course_hand_in_names() {
-        assert_eq!(student_id("crdyer-HW2-P3.zip"), "crdyer");
-        assert_eq!(student_id("crdyerHW2P3.zip"), "crdyer");
-        assert_eq!(student_id("bob_hw2_p3"), "bob");
-        assert_eq!(student_id("carol-HW2-P3"), "carol");
-        assert_eq!(student_id("dave-hw10"), "dave");
-        assert_eq!(student_id("erin"), "erin");
-        assert_eq!(student_id("hw2p3"), "hw2p3");
-        assert_eq!(student_id("shw2x.zip"), "shw2x");
-    }
-
-    #[test]
-    fn a_single_hand_in_is_named_after_its_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let zip = dir.path().join("carol-HW2-P3.zip");
-        fs::write(&zip, b"").unwrap();
-        assert_eq!(submission_id(&zip), "carol");
-        assert_eq!(submission_id(&dir.path().join("smithgina_LATE_1_2_x.zip")), "smithgina");
-        assert_eq!(submission_id(Path::new("/")), "submission");
+    fn only_a_regular_files_execute_bit_is_kept() {
+        assert_eq!(executable_mode(Some(0o100_755)), Some(0o755));
+        assert_eq!(executable_mode(Some(0o744)), Some(0o755));
+        assert_eq!(executable_mode(Some(0o104_755)), Some(0o755), "set-uid is dropped");
+        assert_eq!(executable_mode(Some(0o100_644)), None);
+        assert_eq!(executable_mode(Some(0o120_777)), None, "a link stays a plain file");
+        assert_eq!(executable_mode(None), None);
     }
 
     #[test]
@@ -282,16 +234,5 @@ mod tests {
         // A sparse file: past the byte limit without writing it.
         fs::File::create(dir.path().join("src/big")).unwrap().set_len(MAX_BYTES + 1).unwrap();
         assert!(matches!(measure(dir.path()), Err(WorkspaceError::TooLarge { .. })));
-    }
-
-    #[test]
-    fn canvas_bulk_download_names_give_the_login() {
-        assert_eq!(student_id("smithgina_12345_67890_gina-HW2-P3.zip"), "smithgina");
-        assert_eq!(student_id("smithgina_LATE_12345_67890_gina-HW2-P3.zip"), "smithgina");
-        assert_eq!(student_id("smithgina_late_12345_67890_TakeStones.zip"), "smithgina");
-        assert_eq!(student_id("smithgina_12345_67890"), "smithgina");
-        // One number is not Canvas's pattern; the course suffix rule still applies.
-        assert_eq!(student_id("bob_2024_hw2_p3.zip"), "bob_2024");
-        assert_eq!(student_id("bob_12_x"), "bob_12_x");
     }
 }

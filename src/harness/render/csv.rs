@@ -9,13 +9,15 @@
 //! ```
 //!
 //! - Header: `id,score,max_score`, then one column per case name, the union over all submissions in first-seen
-//!   order (suite order when every submission ran the same suite).
+//!   order (suite order when every submission ran the same suite), then `handin` when the results say where they
+//!   came from: the hand-in's name as it was in the class folder (`José-HW2-P3`, `pat lee.zip`), which the id
+//!   may have had to shorten, clean or give a suffix.
 //! - A row: the submission's id, score and maximum (no trailing zeros: `1`, `0.5`, `2.25`), then each case's
 //!   status label (`passed`, `failed`, `timeout`, `crashed`, `nonzero exit`, `output limit`, `build error`,
 //!   `harness error`); a case a submission does not have is an empty cell.
 //! - RFC 4180 quoting: a field holding `,`, `"`, CR or LF is put in double quotes, with `"` doubled. Lines end in
 //!   LF.
-//! - A text field (id or case name) that begins with `=`, `+`, `-`, `@`, TAB or CR gets a leading `'`, so a
+//! - A text field (id, case name or hand-in name) that begins with `=`, `+`, `-`, `@`, TAB or CR gets a leading `'`, so a
 //!   spreadsheet does not run a student-chosen id as a formula. Numbers are written as they are.
 //!
 //! Nothing here is timed, so `redact` changes nothing.
@@ -41,6 +43,10 @@ pub fn render(report: &RunReport, _options: &RenderOptions, out: &mut dyn Write)
 
     let mut header = vec!["id".to_string(), "score".to_string(), "max_score".to_string()];
     header.extend(columns.iter().map(|name| text_field(name)));
+    let named = report.submissions.iter().any(|s| !s.source.is_empty());
+    if named {
+        header.push("handin".into());
+    }
     writeln!(out, "{}", header.join(","))?;
 
     for s in &report.submissions {
@@ -48,6 +54,10 @@ pub fn render(report: &RunReport, _options: &RenderOptions, out: &mut dyn Write)
         for name in &columns {
             let status = s.cases.iter().find(|c| c.name == *name).map_or("", |c| c.status.label());
             row.push(field(status));
+        }
+        if named {
+            let name = std::path::Path::new(&s.source).file_name().map(|n| n.to_string_lossy().into_owned());
+            row.push(text_field(&name.unwrap_or_default()));
         }
         writeln!(out, "{}", row.join(","))?;
     }

@@ -97,6 +97,21 @@ pub fn bins(report: &RunReport) -> Vec<Bin> {
 ///
 /// Only the writer's errors.
 pub fn render_class(report: &RunReport, page: &ClassPage<'_>, out: &mut dyn Write) -> io::Result<()> {
+    render_class_with_notices(report, page, &[], out)
+}
+
+/// [`render_class`], with `notices` (what the TA must read before the numbers: a failure every hand-in shares,
+/// hand-ins left out) shown above the summary.
+///
+/// # Errors
+///
+/// Only the writer's errors.
+pub fn render_class_with_notices(
+    report: &RunReport,
+    page: &ClassPage<'_>,
+    notices: &[String],
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let summary = summarize(report, page.expected);
     let lead = if summary.pending > 0 {
         format!(
@@ -108,6 +123,9 @@ pub fn render_class(report: &RunReport, page: &ClassPage<'_>, out: &mut dyn Writ
     };
     let sections = [("summary", "Summary"), ("cases", "Cases"), ("causes", "Causes"), ("students", "Students")];
     begin(out, &page.title, &lead, &sections)?;
+    for notice in notices {
+        writeln!(out, "<p class=\"notice\" role=\"alert\"><strong>{}</strong></p>", text(notice))?;
+    }
     write_summary(out, report, &summary)?;
     let tally = tally(report);
     write_cases(out, report)?;
