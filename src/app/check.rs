@@ -245,7 +245,8 @@ fn print_report(report: &CheckReport, config: &CheckConfig, shown: &Shown<'_>, o
     }
     match (&report.divergence, report.random_run) {
         (Some(_), 0) => {
-            let _ = writeln!(out, "random positions: not run (a {} case diverges)", config.fixed);
+            let article = if config.fixed.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            let _ = writeln!(out, "random positions: not run ({article} {} case diverges)", config.fixed);
         }
         (Some(_), run) => {
             let _ = writeln!(
@@ -353,9 +354,18 @@ fn print_divergence(d: &Divergence, accept: &[Reading], shown: &Shown<'_>, out: 
     for line in side_by_side(&d.expected, &actual) {
         let _ = writeln!(out, "{line}");
     }
+    if let Some(note) = exact_branching(&d.expected, &actual) {
+        let _ = writeln!(out, "{note}");
+    }
     let _ = writeln!(out);
     let label = "diagnosis";
-    for (i, line) in d.diagnosis.describe(accept).lines().enumerate() {
+    // Probing found what no catalogued bug explains: say so, not that nothing is known.
+    let described = if d.located.is_empty() {
+        d.diagnosis.describe(accept)
+    } else {
+        "located by probing the program part by part:".to_string()
+    };
+    for (i, line) in described.lines().enumerate() {
         let _ = writeln!(out, "{}{line}", if i == 0 { format!("{label}: ") } else { " ".repeat(label.len() + 2) });
     }
     for located in &d.located {
@@ -364,6 +374,42 @@ fn print_divergence(d: &Divergence, accept: &[Reading], shown: &Shown<'_>, out: 
         for line in located.cause.evidence.iter().chain([&format!("reproduce: {command}")]) {
             let _ = writeln!(out, "  {line}");
         }
+    }
+}
+
+/// When the branching-factor lines differ, the exact values behind them, so a difference that rounding hides or
+/// makes (1.75 printed as 1.7 or 1.8) shows: `(visited - 1) / (visited - evaluated)` on each side.
+fn exact_branching(expected: &str, actual: &str) -> Option<String> {
+    let field =
+        |text: &str, label: &str| text.lines().find_map(|l| l.strip_prefix(label)).map(|v| v.trim().to_string());
+    let label = "Avg Effective Branching Factor:";
+    let (theirs, ours) = (field(actual, label)?, field(expected, label)?);
+    if theirs == ours {
+        return None;
+    }
+    let exact = |text: &str| -> Option<(u64, u64, f64)> {
+        let visited: u64 = field(text, "Number of Nodes Visited:")?.parse().ok()?;
+        let evaluated: u64 = field(text, "Number of Nodes Evaluated:")?.parse().ok()?;
+        let value = (visited as f64 - 1.0) / (visited as f64 - evaluated as f64);
+        Some((visited, evaluated, value))
+    };
+    let (v, e, x) = exact(expected)?;
+    // Only where one decimal is not the whole story.
+    let rounded = |y: f64| y.is_finite() && ((y * 10.0).round() - y * 10.0).abs() > 1e-9;
+    let same_counts = exact(actual).is_some_and(|(tv, te, _)| (tv, te) == (v, e));
+    if !same_counts && !rounded(x) && !exact(actual).is_some_and(|(_, _, y)| rounded(y)) {
+        return None;
+    }
+    let spec = format!("(visited - 1) / (visited - evaluated) = ({v} - 1) / ({v} - {e}) = {x}");
+    match exact(actual) {
+        Some((tv, te, _)) if (tv, te) == (v, e) => Some(format!(
+            "branching factor: both counts agree, {spec} exactly; the spec prints it with %.1f as {ours}, you print {theirs}"
+        )),
+        Some((tv, te, y)) => Some(format!(
+            "branching factor: the spec's is {spec} exactly (printed {ours}); yours is ({tv} - 1) / ({tv} - {te}) = {y} \
+             (printed {theirs})"
+        )),
+        None => Some(format!("branching factor: the spec's is {spec} exactly (printed {ours}); you print {theirs}")),
     }
 }
 

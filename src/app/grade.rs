@@ -21,6 +21,7 @@ pub use super::class_report::{student_line, CANCELLED};
 
 /// Runs `referee grade`; returns the exit code (see `cli::exit`).
 pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    crate::diagnose::register();
     match &args.game {
         Some(crate::cli::GradeGame::Mancala(game)) => return super::mancala::grade::run(game, out, err),
         Some(crate::cli::GradeGame::Othello(game)) => return super::othello::grade::run(game, out, err),

@@ -295,6 +295,11 @@ pub struct ClassArgs {
     /// graded (exit 3, naming its first failing case).
     #[arg(long, value_name = "DIR")]
     pub solution: Option<std::path::PathBuf>,
+    /// What student-facing reports show of each case (feedback, Gradescope, JUnit): full (the arguments, the
+    /// moves, the reference's answer to a conformance call), actual-only (never the reference's answer), none
+    /// (the verdict and cause names). report.html, report.json and the gradebook keep everything.
+    #[arg(long, value_enum, default_value_t)]
+    pub show: crate::harness::model::Show,
 }
 
 /// `referee grade mancala`.

@@ -5,8 +5,35 @@
 //! [`CauseKind::AcceptedReading`] of something the spec leaves open, or a [`CauseKind::LocatedComponent`] when no
 //! known bug fits but probing pinned the difference to one part of the program (its evaluation, its counters, its
 //! tie-break). Diagnosers fill [`crate::harness::model::CaseResult::causes`]; renderers only format it.
+//!
+//! Grading asks a [`Diagnose`] for the causes of each failed case. The harness defines the trait and the diagnosis
+//! layer implements it; whoever grades registers it ([`register`]), so the harness never reaches up into the
+//! diagnosis. Without one registered, failed cases carry no causes.
+
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
+
+use crate::harness::suite::{Reading, ReferenceSpec};
+
+/// Names the known bugs a wrong output shows, for a suite whose reference knows them.
+pub trait Diagnose: Send + Sync {
+    /// The causes of `stdout` on the case with arguments `args`, in a suite with `reference` that accepts the
+    /// spec-silent readings `accept` (empty when nothing is known).
+    fn causes(&self, reference: &ReferenceSpec, args: &[String], stdout: &[u8], accept: &[Reading]) -> Vec<Cause>;
+}
+
+static DIAGNOSIS: OnceLock<&'static dyn Diagnose> = OnceLock::new();
+
+/// Registers the diagnosis grading asks (the first registration stays; later ones change nothing).
+pub fn register(diagnosis: &'static dyn Diagnose) {
+    let _ = DIAGNOSIS.set(diagnosis);
+}
+
+/// The registered diagnosis, if any.
+pub fn registered() -> Option<&'static dyn Diagnose> {
+    DIAGNOSIS.get().copied()
+}
 
 /// What sort of explanation a [`Cause`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

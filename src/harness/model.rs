@@ -33,6 +33,18 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in the order reports count them.
+    pub const ALL: [Status; 8] = [
+        Status::Passed,
+        Status::Failed,
+        Status::Timeout,
+        Status::Crashed,
+        Status::NonzeroExit,
+        Status::OutputLimit,
+        Status::BuildError,
+        Status::HarnessError,
+    ];
+
     /// Whether the case passed.
     pub fn is_pass(self) -> bool {
         self == Status::Passed
@@ -251,6 +263,17 @@ impl Show {
     pub fn actual(self) -> bool {
         self != Show::VerdictOnly
     }
+
+    /// What a grading run's settings fingerprint gets from this setting: nothing for `full` (so results stored
+    /// before the setting existed still count), ` show=NAME` otherwise, so a stored result written under another
+    /// setting is graded again rather than its files kept showing what they no longer may.
+    pub fn fingerprint(self) -> String {
+        if self.is_full() {
+            String::new()
+        } else {
+            format!(" show={}", self.name())
+        }
+    }
 }
 
 impl std::str::FromStr for Show {
@@ -391,6 +414,13 @@ impl SubmissionResult {
     /// Whether any case was the grader's fault.
     pub fn has_harness_error(&self) -> bool {
         self.cases.iter().any(|c| c.status == Status::HarnessError)
+    }
+
+    /// Sets what student-facing reports show of every case (the game graders' `--show`).
+    pub fn show_all(&mut self, show: Show) {
+        for case in &mut self.cases {
+            case.show = show;
+        }
     }
 }
 

@@ -84,7 +84,7 @@ pub fn build(source: &Path, dir: &Path, tools: &JavaTools, sandbox: &Sandbox) ->
         }
         (src.clone(), source.file_stem().map(|s| s.to_string_lossy().into_owned()))
     } else {
-        let root = lay_out(source, &src, &Sandbox::default()).map_err(|e| PrepareError::Build(e.to_string()))?;
+        let root = lay_out(source, &src, &Sandbox::default())?;
         (root, None)
     };
     let files: Vec<PathBuf> = java_files(&root).into_iter().filter(|f| !is_framework(f)).collect();

@@ -48,7 +48,7 @@ pub fn build(source: &Path, dir: &Path, python: &OsString, sandbox: &Sandbox) ->
         let name = source.file_name().unwrap_or_default();
         (code.clone(), code.join(name))
     } else {
-        let root = lay_out(source, &code, &Sandbox::default()).map_err(|e| PrepareError::Build(e.to_string()))?;
+        let root = lay_out(source, &code, &Sandbox::default())?;
         let file = find_agent(&root, source)?;
         (root, file)
     };

@@ -395,3 +395,89 @@ fn check_builds_like_grade() {
     assert!(text.contains("';' expected"), "{text}");
     assert!(!text.contains("official cases"), "{text}");
 }
+
+/// A correct program checked with the wrong `--edition` is told so, not that its evaluation is wrong everywhere.
+#[test]
+fn the_other_editions_output_is_said_to_be_so() {
+    for (source, edition, theirs) in
+        [("submissions/python-trace", "stats", "trace"), ("submissions/python-stats", "trace", "stats")]
+    {
+        let out = check(&fixture(source), edition, 10);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        let line = format!(
+            "diagnosis: this looks like the other edition's output: it is exactly what the {theirs} edition prints"
+        );
+        assert!(text.contains(&line), "{text}");
+        assert!(!text.contains("cause: evaluation"), "{text}");
+        // An official case diverges: the report says so in English.
+        assert!(text.contains("random positions: not run (an official case diverges)"), "{text}");
+    }
+}
+
+/// Where the printed branching factors differ, the exact values behind them are shown, so a difference that one
+/// decimal hides or makes is plain: a program that truncates instead of rounding.
+#[test]
+fn a_branching_factor_rounded_differently_shows_its_exact_value() {
+    let dir = tempfile::tempdir().unwrap();
+    mutant("submissions/python-stats", &[("rounding=ROUND_HALF_UP)", "rounding=\"ROUND_DOWN\")")], dir.path());
+    let out = check(dir.path(), "stats", 200);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let note =
+        text.lines().find(|l| l.starts_with("branching factor: both counts agree")).unwrap_or_else(|| panic!("{text}"));
+    let exact: f64 = note.split(" = ").last().unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(((exact * 10.0).round() - exact * 10.0).abs() > 1e-9, "not a value one decimal hides: {note}");
+}
+
+/// The root counted as depth 1 (a Java solution: at depth 1 it prints `Move: 0`): `check` names the catalogued
+/// pair that `grade` names for the same program, instead of locating every evaluation probe.
+#[test]
+fn check_and_grade_name_the_same_pair_for_a_root_counted_as_depth_one() {
+    const ABP: &str = "AlphaBetaPruning.java";
+    let changes: &[Change] = &[
+        (ABP, "bestValue = alphabeta(state, 0, limit,", "bestValue = alphabeta(state, 1, limit,"),
+        (
+            ABP,
+            "if (childValue > v) {\n                    v = childValue;\n                    if (depth == 0) {",
+            "if (childValue > v) {\n                    v = childValue;\n                    if (depth == 1) {",
+        ),
+        (
+            ABP,
+            "if (childValue < v) {\n                    v = childValue;\n                    if (depth == 0) {",
+            "if (childValue < v) {\n                    v = childValue;\n                    if (depth == 1) {",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    materialize(&fixture("submissions/java-stats"), changes, dir.path());
+    let out = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["check", "takestones", "--shell", "--build", "javac -d {dir} {dir}/*.java"])
+        .args(["--cmd", "java -cp {dir} TakeStones {args}", "--seed", "7", "--cases", "20", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let pair = "max-depth-from-one + depth-limit-off-by-one";
+    assert!(text.contains(&format!("diagnosis: matches the reference with {pair} (bug)")), "{text}");
+    assert!(!text.contains("evaluation probes differ"), "{text}");
+    let (_, report) = crate::grade::grade_json(&[
+        "--suite",
+        "builtin:takestones-stats-2019",
+        "--dir",
+        dir.path().to_str().unwrap(),
+        "--shell",
+        "--build",
+        "javac -d {dir} {dir}/*.java",
+        "--cmd",
+        "java -cp {dir} TakeStones {args}",
+    ]);
+    let named = |c: &referee::harness::model::CaseResult, n: &str| c.causes.iter().any(|x| x.name == n);
+    let cases = &report.submissions[0].cases;
+    assert!(
+        cases.iter().any(|c| named(c, "max-depth-from-one") && named(c, "depth-limit-off-by-one")),
+        "{:#?}",
+        cases.iter().map(|c| &c.causes).collect::<Vec<_>>()
+    );
+}

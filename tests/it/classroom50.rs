@@ -152,9 +152,9 @@ fn fractional_points_become_whole_ones_that_keep_their_value() {
     let out = classroom50(dir.path(), suite.to_str().unwrap(), &[]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let result = result_of(&out);
-    assert_eq!(result["max-score"], 20, "{result:#}");
+    assert_eq!(result["max-score"], 20_000, "{result:#}");
     let tests = result["tests"].as_array().unwrap();
-    // Five of six lines right on a 0.5-point case is 0.4167 points: 4 of 5 whole points, never 5.
+    // Five of six lines right on a 0.5-point case is 0.41666 points: 4166 of 5000 whole points, never 5000.
     for t in tests {
         assert!(t["output"].as_str().unwrap().starts_with("points: "), "{t:#}");
         assert!(t["passed"] == false && t["score"].as_u64().unwrap() < t["max-score"].as_u64().unwrap(), "{t:#}");

@@ -1,11 +1,13 @@
 //! Integration tests: one binary, a module per subsystem.
 #![allow(clippy::unwrap_used, reason = "tests fail loudly on purpose")]
 
+mod arbitrary;
 mod check;
 mod check_many;
 mod clap_errors;
 mod classroom50;
 mod cli;
+mod codec;
 mod containment;
 mod deploy;
 mod diagnose;
@@ -14,6 +16,7 @@ mod exercise;
 mod exercise_keys;
 mod exercise_students;
 mod exercise_wrong;
+mod game_handins;
 mod gen;
 mod grade;
 mod grade_messages;
@@ -42,6 +45,7 @@ mod referee;
 mod referee_grade;
 mod render;
 mod sandbox;
+mod scores;
 mod shard;
 mod snapshots;
 mod student_view;

@@ -225,3 +225,251 @@ fn usage_and_setup_errors_have_their_exit_codes() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--cmd is required"));
 }
+
+/// `limit_ai.py` with `(from, to)` replacements (each `from` must occur; every occurrence is replaced) and `tail`
+/// appended (a later definition overrides an earlier one), written as `name` under target/tmp.
+pub fn variant(name: &str, swaps: &[(&str, &str)], tail: &str) -> PathBuf {
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/othello/modules");
+    let mut source = std::fs::read_to_string(fixtures.join("limit_ai.py")).unwrap();
+    for (from, to) in swaps {
+        assert!(source.contains(from), "{name}: `{from}` is not in limit_ai.py");
+        source = source.replace(from, to);
+    }
+    source.push_str(tail);
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("variants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), source).unwrap();
+    dir.join(name)
+}
+
+/// Moves sorted (stably) by the utility of the board they lead to, best first for the side to move, when
+/// `ordering` is on: equal moves may then be met in another order than get_possible_moves gives them.
+const ORDERED: [(&str, &str); 2] = [
+    (
+        "def alphabeta_min_node(board, color, alpha, beta, limit, caching=0, ordering=0):\n    moves = \
+         get_possible_moves(board, 3 - color)\n",
+        "def alphabeta_min_node(board, color, alpha, beta, limit, caching=0, ordering=0):\n    moves = \
+         get_possible_moves(board, 3 - color)\n    if ordering:\n        moves = sorted(moves, key=lambda m: \
+         compute_utility(play_move(board, 3 - color, m[0], m[1]), color))\n",
+    ),
+    (
+        "def alphabeta_max_node(board, color, alpha, beta, limit, caching=0, ordering=0):\n    moves = \
+         get_possible_moves(board, color)\n",
+        "def alphabeta_max_node(board, color, alpha, beta, limit, caching=0, ordering=0):\n    moves = \
+         get_possible_moves(board, color)\n    if ordering:\n        moves = sorted(moves, key=lambda m: \
+         -compute_utility(play_move(board, color, m[0], m[1]), color))\n",
+    ),
+];
+
+/// Pruning tested on the bounds after they are updated (`alpha >= beta`), as many textbooks write it.
+const BOUNDS_MEET: [(&str, &str); 2] = [
+    (
+        "        if best_value <= alpha:\n            break\n        beta = min(beta, best_value)\n",
+        "        beta = min(beta, best_value)\n        if alpha >= beta:\n            break\n",
+    ),
+    (
+        "        if best_value >= beta:\n            break\n        alpha = max(alpha, best_value)\n",
+        "        alpha = max(alpha, best_value)\n        if alpha >= beta:\n            break\n",
+    ),
+];
+
+/// Strict pruning (`>` and `<`): prunes a little less, answers the same.
+const STRICT: [(&str, &str); 2] =
+    [("if best_value <= alpha:", "if best_value < alpha:"), ("if best_value >= beta:", "if best_value > beta:")];
+
+/// Fail-hard bounds: a cut returns the bound, and the value is clamped into the window.
+pub const FAIL_HARD: [(&str, &str); 4] = [
+    (
+        "        if best_value <= alpha:\n            break",
+        "        if best_value <= alpha:\n            return best_move, alpha",
+    ),
+    (
+        "        if best_value >= beta:\n            break",
+        "        if best_value >= beta:\n            return best_move, beta",
+    ),
+    (
+        "        beta = min(beta, best_value)\n    return best_move, best_value",
+        "        beta = min(beta, best_value)\n    return best_move, min(best_value, beta)",
+    ),
+    (
+        "        alpha = max(alpha, best_value)\n    return best_move, best_value",
+        "        alpha = max(alpha, best_value)\n    return best_move, max(best_value, alpha)",
+    ),
+];
+
+/// Caches that are right: minimax keyed by (board, color, limit), alpha-beta also by the window, both kept between
+/// calls, used only when `caching` is on.
+const CACHED: &str = r#"
+
+CACHE = {}
+
+
+def _cached(name, windowed):
+    inner = globals()[name]
+
+    def node(board, color, *args, **switches):
+        key = (name, board, color) + tuple(args[:3] if windowed else args[:1])
+        if switches.get("caching") and key in CACHE:
+            return CACHE[key]
+        result = inner(board, color, *args, **switches)
+        if switches.get("caching"):
+            CACHE[key] = result
+        return result
+
+    node.__wrapped__ = inner
+    globals()[name] = node
+
+
+_cached("minimax_max_node", False)
+_cached("minimax_min_node", False)
+_cached("alphabeta_max_node", True)
+_cached("alphabeta_min_node", True)
+"#;
+
+/// Recursive calls pass the switches on by name, so the wrappers above see them at every level.
+const SWITCHES_BY_NAME: [(&str, &str); 3] = [
+    ("limit - 1, caching)", "limit - 1, caching=caching)"),
+    ("limit - 1, caching, ordering)", "limit - 1, caching=caching, ordering=ordering)"),
+    ("(board, color, limit, caching)[0]", "(board, color, limit, caching=caching)[0]"),
+];
+
+/// An alpha-beta cache that keeps only exact values (inside the window), keyed by (board, color, limit), and
+/// answers any later window from them.
+const EXACT_CACHE: &str = r#"
+
+EXACT = {}
+
+
+def _exact(name):
+    inner = globals()[name]
+
+    def node(board, color, alpha, beta, limit, caching=0, ordering=0):
+        key = (name, board, color, limit)
+        if caching and key in EXACT:
+            return EXACT[key]
+        move, value = inner(board, color, alpha, beta, limit, caching=caching, ordering=ordering)
+        if caching and alpha < value < beta:
+            EXACT[key] = (move, value)
+        return move, value
+
+    globals()[name] = node
+
+
+_exact("alphabeta_max_node")
+_exact("alphabeta_min_node")
+"#;
+
+/// Select functions that loop over the root's moves themselves.
+const LOOPING_SELECTS: &str = r#"
+
+def select_move_minimax(board, color, limit, caching=0):
+    best, best_value = None, float("-inf")
+    for i, j in get_possible_moves(board, color):
+        _, value = minimax_min_node(play_move(board, color, i, j), color, limit - 1, caching)
+        if value > best_value:
+            best, best_value = (i, j), value
+    return best
+
+
+def select_move_alphabeta(board, color, limit, caching=0, ordering=0):
+    best, alpha = None, float("-inf")
+    for i, j in get_possible_moves(board, color):
+        _, value = alphabeta_min_node(play_move(board, color, i, j), color, alpha, float("inf"), limit - 1, caching, ordering)
+        if best is None or value > alpha:
+            best, alpha = (i, j), max(alpha, value)
+    return best
+"#;
+
+/// Every correct way of writing the template the issue lists passes: fail-soft and fail-hard, `>=` and `>`
+/// pruning and pruning on `alpha >= beta`, a stable move ordering, caching on or off, selects that loop
+/// themselves. Each would be failed by a check that holds a switched-on call to the template's first move.
+#[test]
+fn no_correct_variant_fails() {
+    let by_name: Vec<(&str, &str)> = SWITCHES_BY_NAME.to_vec();
+    let variants: Vec<(&str, PathBuf)> = vec![
+        ("ordered", variant("ordered_ai.py", &ORDERED, "")),
+        ("ordered-bounds-meet", variant("ordered_meet_ai.py", &[&ORDERED[..], &BOUNDS_MEET[..]].concat(), "")),
+        ("strict-ordered", variant("ordered_strict_ai.py", &[&ORDERED[..], &STRICT[..]].concat(), "")),
+        ("fail-hard-ordered", variant("ordered_hard_ai.py", &[&ORDERED[..], &FAIL_HARD[..]].concat(), "")),
+        ("cached", variant("cached_ai.py", &by_name, CACHED)),
+        ("cached-ordered", variant("cached_ordered_ai.py", &[&ORDERED[..], &by_name[..]].concat(), CACHED)),
+        ("exact-cache", variant("exact_ai.py", &by_name, EXACT_CACHE)),
+        ("looping-selects", variant("looping_ai.py", &ORDERED, LOOPING_SELECTS)),
+    ];
+    for (name, path) in &variants {
+        let report = run(path, &options(11, 20)).unwrap();
+        for f in &report.functions {
+            assert!(!f.failed(), "{name}: {:?} failed: {:#?}\n{:#?}", f.function, f.failures, f.causes);
+            assert!(
+                f.causes.iter().all(|c| c.kind == referee::harness::cause::CauseKind::AcceptedReading),
+                "{name}: {:?}: {:#?}",
+                f.function,
+                f.causes
+            );
+        }
+    }
+}
+
+/// Each switch is asked alone, so a switched-on failure names the one switch: a module whose ordering breaks the
+/// value (it searches only the best-looking move) fails only calls made with `ordering=1`, and the check names it.
+#[test]
+fn a_switch_that_breaks_the_answer_is_named_alone() {
+    let broken = [(
+        ORDERED[1].0,
+        "def alphabeta_max_node(board, color, alpha, beta, limit, caching=0, ordering=0):\n    moves = \
+         get_possible_moves(board, color)\n    if ordering:\n        moves = sorted(moves, key=lambda m: \
+         -compute_utility(play_move(board, color, m[0], m[1]), color))[:1]\n",
+    )];
+    let report = run(&variant("greedy_ai.py", &broken, ""), &options(11, 10)).unwrap();
+    let max = report.functions.iter().find(|f| f.function == Function::AlphabetaMaxNode).unwrap();
+    assert!(max.failed() && !max.failures.is_empty(), "{max:#?}");
+    assert!(max.failures.iter().all(|x| x.call.contains("ordering=1") && !x.call.contains("caching=1")), "{max:#?}");
+    let named: Vec<&str> = max.causes.iter().map(|c| c.name.as_str()).collect();
+    assert!(named.contains(&"only-with-ordering") && !named.contains(&"only-with-caching"), "{named:?}");
+}
+
+/// The self-check guide's isolation example, through the real command: the one function wrong on its own is named
+/// with the part inside it, and the two that call it are told to fix it first, in the report's order.
+#[test]
+fn isolation_names_the_faulty_function_and_tells_its_callers_to_wait() {
+    let path = module("beta_in_max_ai.py");
+    let (code, out, err) = check(&["--agent", path.to_str().unwrap(), "--seed", "1", "--cases", "20"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    let wanted = [
+        "  cause: right-once-others-are (located): Your select_move_alphabeta is right once alphabeta_max_node is:",
+        "  cause: wrong-on-its-own (located): Your alphabeta_max_node is wrong on its own:",
+        "  cause: window (located): Your alphabeta_max_node lowers beta after a move;",
+        "  cause: right-once-others-are (located): Your alphabeta_min_node is right once alphabeta_max_node is:",
+    ];
+    let causes: Vec<&str> = out.lines().filter(|l| l.starts_with("  cause: ")).collect();
+    assert_eq!(causes.len(), wanted.len(), "{out}");
+    for (line, want) in causes.iter().zip(wanted) {
+        assert!(line.starts_with(want), "{line}\nwanted {want}");
+    }
+    assert!(out.contains("\n    alphabeta_max_node(board, 2, float(\"-inf\"), float(\"inf\"), 2)\n"), "{out}");
+    for f in ["compute_utility(board, color): ", "select_move_minimax(", "minimax_max_node(", "minimax_min_node("] {
+        let line = out.lines().find(|l| l.starts_with(f)).unwrap();
+        let (agreed, total) = line.rsplit_once(": ").unwrap().1.trim_end_matches(" agree").split_once('/').unwrap();
+        assert_eq!(agreed, total, "{line}");
+    }
+}
+
+/// The issue's speed target (under 2 s on a correct module; isolation runs only after a disagreement), measured
+/// rather than timed in a test: `cargo test --test it othello_check::check_time_on_a_correct_module -- --ignored
+/// --nocapture` runs the default check of `limit_ai.py` 7 times and prints the fastest and the median wall time.
+#[test]
+#[ignore = "a measurement: prints the check's wall time on a correct module; run with --ignored --nocapture"]
+fn check_time_on_a_correct_module() {
+    let path = module("limit_ai.py");
+    let mut seconds: Vec<f64> = (0..7)
+        .map(|_| {
+            let began = std::time::Instant::now();
+            let (code, out, err) = check(&["--agent", path.to_str().unwrap(), "--seed", "1"]);
+            assert_eq!(code, 0, "{out}\n{err}");
+            assert!(!out.contains("cause:"), "{out}");
+            began.elapsed().as_secs_f64()
+        })
+        .collect();
+    seconds.sort_by(f64::total_cmp);
+    println!("check othello, limit_ai.py, 60 random cases: fastest {:.2} s, median {:.2} s", seconds[0], seconds[3]);
+}

@@ -5,7 +5,8 @@
 //!   item 7: two flooders in 22 students made report.json 337 MB);
 //! - compiler messages and tracebacks name the student's files relative to the hand-in, never the grader's
 //!   scratch folder, and the sandbox layers stay out of student feedback (item 8);
-//! - when grading stops, Gradescope's "could not grade" text is the line that says why, not a warning before it.
+//! - when grading stops, Gradescope's "could not grade" text is the line that says why, not a warning before it;
+//! - `grade othello|mancala --show` keeps the reference's answers out of every file the student sees.
 
 use std::fs;
 use std::path::Path;
@@ -179,4 +180,127 @@ fn could_not_grade_quotes_the_line_that_says_why_not_a_warning() {
     let text = results["output"].as_str().unwrap();
     assert!(text.contains("board size 7"), "{text}");
     assert!(!text.contains("warning:"), "{text}");
+}
+
+/// The student-facing files a game grader writes for `id`, by name: feedback, Gradescope, the class's JUnit.
+fn game_student_files(out: &Path, id: &str) -> Vec<(String, String)> {
+    [format!("feedback/{id}.md"), format!("gradescope/{id}/results.json"), "junit.xml".to_string()]
+        .into_iter()
+        .map(|file| {
+            let text = fs::read_to_string(out.join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+            (file, text)
+        })
+        .collect()
+}
+
+fn stored(out: &Path, id: &str) -> SubmissionResult {
+    serde_json::from_slice(&fs::read(out.join(format!("results/{id}.json"))).unwrap()).unwrap()
+}
+
+/// `referee grade GAME` on `class` into `out` with `extra` options; asserts it graded (exit 0 or 1).
+fn grade_game(game: &str, class: &Path, out: &Path, extra: &[&str]) -> String {
+    let run = Command::cargo_bin("referee")
+        .unwrap()
+        .args(["grade", game])
+        .args(extra)
+        .arg("--submissions")
+        .arg(class)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    assert_eq!(run.status.code(), Some(0), "{stdout}\n{stderr}");
+    stdout.into_owned()
+}
+
+/// Issue 26, item 3, for `grade othello`: a module whose minimax keeps the last of equal moves fails the
+/// conformance check, and each failing function's case shows its first failing call, with the reference's answer
+/// as the expected output. Under `--show actual-only` and `--show none` that answer is in no file the student
+/// sees (feedback, Gradescope, JUnit), only in the TA's; `actual-only` still shows the student's own answer and
+/// the call, `none` neither. Changing `--show` on the same `--out` grades again rather than keeping files that
+/// show too much.
+#[test]
+fn othello_under_actual_only_and_none_never_shows_the_references_answer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (class, out) = (tmp.path().join("class"), tmp.path().join("out"));
+    let limit = fs::read_to_string(crate::referee::fixture("othello/modules/limit_ai.py")).unwrap();
+    // The minimax node functions come first in the file: keep the last of equal moves there.
+    let ties = limit.replacen("        if value < best_value:", "        if value <= best_value:", 1).replacen(
+        "        if value > best_value:",
+        "        if value >= best_value:",
+        1,
+    );
+    assert_ne!(ties, limit);
+    fs::create_dir_all(class.join("ts1234")).unwrap();
+    fs::write(class.join("ts1234/ts1234_ai.py"), ties).unwrap();
+    let options = |show: &'static str| {
+        let mut o = vec!["othello", "--size", "4", "--time", "5", "--games", "1", "--seed", "5"];
+        o.extend(["--check-share", "0.5", "--check-cases", "0", "--python", "/usr/bin/python3", "--show", show]);
+        o
+    };
+    let othello = |show: &'static str| {
+        let o = options(show);
+        grade_game(o[0], &class, &out, &o[1..])
+    };
+
+    othello("full");
+    let full = stored(&out, "ts1234");
+    // The reference's answers: the expected side of every failing call shown, unless the student gave it too.
+    let printed: Vec<&str> = full.cases.iter().flat_map(|c| c.stdout.text.lines()).collect();
+    let secrets: Vec<String> = full
+        .cases
+        .iter()
+        .filter_map(|c| c.difference.as_ref()?.expected.clone())
+        .filter(|e| !printed.iter().any(|p| p.contains(e.as_str())))
+        .collect();
+    let answers: Vec<String> = full.cases.iter().filter_map(|c| c.difference.as_ref()?.actual.clone()).collect();
+    assert!(!secrets.is_empty() && !answers.is_empty(), "no failing conformance call: {:#?}", full.cases);
+    for (file, text) in game_student_files(&out, "ts1234") {
+        assert!(secrets.iter().any(|s| text.contains(s.as_str())), "{file} under full hides the answer:\n{text}");
+    }
+
+    for show in ["actual-only", "none"] {
+        let stdout = othello(show);
+        assert!(stdout.contains("graded 1 student(s), 0 already graded earlier"), "{show} kept old files: {stdout}");
+        let result = stored(&out, "ts1234");
+        assert_eq!(result.score, full.score, "the setting changed the grade");
+        for (file, text) in game_student_files(&out, "ts1234") {
+            for secret in &secrets {
+                assert!(!text.contains(secret.as_str()), "{file} under {show} shows '{secret}':\n{text}");
+            }
+            let own = answers.iter().any(|a| text.contains(a.as_str())) && text.contains("with board = ");
+            assert_eq!(own, show == "actual-only", "{file} under {show}: the student's answer and call:\n{text}");
+        }
+        // The TA's files keep everything.
+        let ta = fs::read_to_string(out.join("results/ts1234.json")).unwrap();
+        assert!(secrets.iter().all(|s| ta.contains(s.as_str())), "results/ts1234.json lost the answer under {show}");
+    }
+}
+
+/// Issue 26, item 3, for `grade mancala`: under `--show none` a game's case gives the student only its verdict: no
+/// move of the game in any file the student sees, while the TA's result keeps them. (A game has no expected
+/// output, so `actual-only` shows what `full` shows: the moves, as `render.rs` checks for any record.)
+#[test]
+fn mancala_under_none_shows_the_verdict_only() {
+    if !crate::referee::have_java() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (class, out) = (tmp.path().join("class"), tmp.path().join("out"));
+    crate::variants::mancala_player("goodPlayer", &class.join("good-HW3-P4"));
+    let options = ["--stones", "2", "--time", "0.2", "--tolerance", "0.2", "--seed", "3", "--show", "none"];
+    let stdout = grade_game("mancala", &class, &out, &options);
+    assert!(stdout.contains("graded 1 student(s)"), "{stdout}");
+    let result = stored(&out, "good");
+    let games: Vec<_> = result.cases.iter().filter(|c| c.stdout.text.contains(" plays ")).collect();
+    assert_eq!(games.len(), 4, "the TA's result lost the games: {:#?}", result.cases);
+    let moves: Vec<&str> = games.iter().flat_map(|c| c.stdout.text.lines()).filter(|l| l.contains(" plays ")).collect();
+    for (file, text) in game_student_files(&out, "good") {
+        assert!(!text.contains(" plays "), "{file} under none shows a move:\n{text}");
+        for m in &moves {
+            assert!(!text.contains(m.trim()), "{file} under none shows '{m}':\n{text}");
+        }
+        assert!(text.contains("beats builtin:random"), "{file} lost the rubric:\n{text}");
+    }
 }

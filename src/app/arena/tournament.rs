@@ -246,7 +246,8 @@ pub fn finish(out_dir: &Path, plan: &TournamentPlan, played: &[GameRecord], out:
     let text = render_table(&table, &plan.excluded, &plan.title, &plan.settings, played.len());
     let _ = write!(out, "{text}");
     write_atomic(&out_dir.join("standings.md"), text.as_bytes())
-        .and_then(|()| write_atomic(&out_dir.join("standings.csv"), csv(&table).as_bytes()))
+        .and_then(|()| standings_csv(&table))
+        .and_then(|bytes| write_atomic(&out_dir.join("standings.csv"), &bytes))
         .and_then(|()| write_leaderboard(out_dir, &table, &students_by_id(&plan.ids, &plan.students)))
         .and_then(|()| {
             let page = TournamentPage {
@@ -361,15 +362,25 @@ fn render_table(table: &[Standing], excluded: &[String], title: &str, settings: 
     s
 }
 
-fn csv(table: &[Standing]) -> String {
-    let mut s = String::from("rank,id,won,drawn,lost,forfeited,rating,error,band\n");
+/// `standings.csv`, written with the `csv` crate (an id holding a comma or a quote stays one field; a formula-like
+/// id is made text, as in the gradebook).
+fn standings_csv(table: &[Standing]) -> std::io::Result<Vec<u8>> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(["rank", "id", "won", "drawn", "lost", "forfeited", "rating", "error", "band"])?;
     for r in table {
-        s.push_str(&format!(
-            "{},{},{},{},{},{},{:.1},{:.1},{}\n",
-            r.rank, r.id, r.won, r.drawn, r.lost, r.forfeited, r.rating, r.error, r.band
-        ));
+        writer.write_record([
+            r.rank.to_string(),
+            crate::harness::render::csv::text_field(&r.id),
+            r.won.to_string(),
+            r.drawn.to_string(),
+            r.lost.to_string(),
+            r.forfeited.to_string(),
+            format!("{:.1}", r.rating),
+            format!("{:.1}", r.error),
+            r.band.clone(),
+        ])?;
     }
-    s
+    writer.into_inner().map_err(|e| e.into_error())
 }
 
 /// Gradescope `results.json` per student: the extra credit as the score and the leaderboard columns.

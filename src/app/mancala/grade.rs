@@ -1,6 +1,7 @@
 //! `referee grade mancala --submissions DIR`: the course rubric. Each student's player plays `builtin:random` and
 //! `builtin:simple` in both seats at every stones value; beating random earns half the points, beating simple all
-//! of them. Results use the harness's model, so the gradebook, Gradescope and markdown outputs are the same files.
+//! of them. Results use the harness's model, so the gradebook, Gradescope and markdown outputs are the same files,
+//! and `--show` decides what the student-facing ones show of each game.
 
 use std::io::Write;
 
@@ -49,13 +50,21 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         game: "mancala",
         class: &args.class,
         fingerprint: format!(
-            "mancala stones={:?} time={:?} tolerance={:?} points={} seed={seed} seeding=per-game",
-            args.stones, arena.clock.per_move, arena.clock.tolerance, args.points
+            "mancala stones={:?} time={:?} tolerance={:?} points={} seed={seed} seeding=per-game{}",
+            args.stones,
+            arena.clock.per_move,
+            arena.clock.tolerance,
+            args.points,
+            args.class.show.fingerprint()
         ),
         seed,
         notes,
     };
-    let grade = |entry: &Entry, grader: &Grader<'_>| grade_student(entry, grader, &arena, &opponents, args);
+    let grade = |entry: &Entry, grader: &Grader<'_>| {
+        let (mut result, records) = grade_student(entry, grader, &arena, &opponents, args)?;
+        result.show_all(args.class.show);
+        Some((result, records))
+    };
     grading::run(&class, &grade, out, err)
 }
 

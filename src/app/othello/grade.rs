@@ -2,7 +2,8 @@
 //! `--games` times each; the play points are earned in proportion to games won, in full from a win rate of
 //! `--target`; `--check-share` of the points is for the conformance of its search functions ([`super::grade_check`]).
 //! Every game is a case in the harness's model, with its moves, and any adjudication with the board
-//! and the agent's stderr.
+//! and the agent's stderr. `--show` decides what the student-facing files show of each case: under `actual-only`
+//! and `none` a conformance case never gives the reference's answer.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -53,7 +54,7 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         class: &args.class,
         fingerprint: format!(
             "othello {} games={} target={} time={:?} tolerance={:?} color-line={} chatter={} points={} check={}/{}/{:?} \
-             seed={seed} seeding=per-game",
+             seed={seed} seeding=per-game{}",
             contest.describe(),
             args.games,
             args.target,
@@ -64,7 +65,8 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
             args.points,
             args.check_share,
             args.check_cases,
-            check_timeout
+            check_timeout,
+            args.class.show.fingerprint()
         ),
         seed,
         notes,
@@ -116,6 +118,7 @@ fn grade_student(
     if args.check_share > 0.0 {
         add_check(&mut result, file.as_deref(), check, args.points * args.check_share);
     }
+    result.show_all(args.class.show);
     Some((result, records))
 }
 

@@ -7,33 +7,15 @@ use super::diagnosis::{diagnose, Diagnosis, Observation};
 use super::generate::{position, Rng, Shape};
 use super::locate::{locate, Located};
 use super::mutant::MutantSolver;
+pub use super::outcome::{accepted, Failure, Ran};
 use super::shrink::shrink;
 use super::variant::Variant;
 use crate::game::takestones::Position;
 use crate::harness::compare::{first_difference, judge, Candidate, ComparePolicy};
 use crate::harness::model::Visibility;
-use crate::harness::suite::readings::{candidates, combinations};
+use crate::harness::suite::readings::candidates;
 use crate::harness::suite::{Expected, Reading, Suite, SuiteCase};
-use crate::reference::takestones::{parse_numbers, solve_to_string, Edition, Request};
-
-/// What one run of the submission produced.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ran {
-    /// It exited normally with this stdout.
-    Printed(String),
-    /// It timed out, crashed, exited nonzero or could not be started.
-    Failed(Failure),
-}
-
-/// A run that printed nothing to judge.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    /// How it ended, worded the same for every run that ended the same way: `exited 1`, `was killed by SIGSEGV
-    /// (segmentation fault)`, `gave no answer within 10s`, `could not be started`.
-    pub how: String,
-    /// What it wrote on stderr (for a program that could not be started: why).
-    pub stderr: String,
-}
+use crate::reference::takestones::{parse_numbers, Edition};
 
 /// How much to check, and against what.
 #[derive(Clone, Debug)]
@@ -113,21 +95,6 @@ pub struct CheckReport {
     pub never_ran: Option<NeverRan>,
     /// The first divergence, if any.
     pub divergence: Option<Divergence>,
-}
-
-/// Every output the reference accepts for a position under some combination of the spec-silent readings, each with
-/// its reading label (`None` for the default); `None` when the position has no answer. Probing uses all of them:
-/// it locates a difference, it does not judge one.
-pub fn accepted(position: &Position, depth: u32, edition: Edition) -> Option<Vec<(String, Option<String>)>> {
-    let mut out: Vec<(String, Option<String>)> = Vec::new();
-    for (options, label) in combinations(&Reading::ALL) {
-        let request = Request { position: position.clone(), depth, edition, options };
-        let (text, _) = solve_to_string(&request).ok()?;
-        if !out.iter().any(|(t, _)| t == &text) {
-            out.push((text, label));
-        }
-    }
-    Some(out)
 }
 
 /// A case the reference answers, judged by the suite's policy.
@@ -367,7 +334,8 @@ fn explain(
     let mut divergence = investigate(config, planned, ran, submission);
     divergence.diagnosis = verify(config, divergence.diagnosis, passes, submission);
     if divergence.diagnosis == Diagnosis::Unknown {
-        divergence.located = locate(config.edition, submission);
+        let shrunk = (&divergence.shrunk.0, divergence.shrunk.1, &divergence.actual);
+        divergence.located = locate(config.edition, submission, Some(shrunk));
     }
     divergence
 }

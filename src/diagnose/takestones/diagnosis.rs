@@ -32,8 +32,67 @@ pub enum Diagnosis {
         /// What explains the output once the labels are right.
         rest: Vec<Vec<Variant>>,
     },
+    /// The output is the other edition's: its shape (`NEXT MOVE` and a node trace, or the six stats lines), or
+    /// exactly what the reference prints in that edition (`exact`).
+    OtherEdition {
+        /// The edition the output belongs to.
+        edition: Edition,
+        /// Whether it is exactly that edition's reference output for every observation.
+        exact: bool,
+    },
     /// No variant or pair reproduces the output: a bug the catalog does not know.
     Unknown,
+}
+
+/// The edition's name as the options spell it.
+fn edition_name(edition: Edition) -> &'static str {
+    match edition {
+        Edition::Stats => "stats",
+        Edition::Trace => "trace",
+    }
+}
+
+/// The other edition.
+fn other(edition: Edition) -> Edition {
+    match edition {
+        Edition::Stats => Edition::Trace,
+        Edition::Trace => Edition::Stats,
+    }
+}
+
+/// Whether `text` has the shape of `edition`'s output: the six stats lines, or a trace ending in `NEXT MOVE`.
+fn shaped_like(edition: Edition, text: &str) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    match edition {
+        Edition::Stats => {
+            lines.first().is_some_and(|l| l.starts_with("Move:"))
+                && lines.iter().any(|l| l.starts_with("Number of Nodes"))
+        }
+        Edition::Trace => {
+            lines.iter().any(|l| l.trim() == "NEXT MOVE") && !lines.iter().any(|l| l.starts_with("Move:"))
+        }
+    }
+}
+
+/// When every observation is the other edition's output (and not this one's shape), which it is.
+pub fn other_edition(edition: Edition, observations: &[Observation]) -> Option<Diagnosis> {
+    let theirs = other(edition);
+    let all = !observations.is_empty()
+        && observations.iter().all(|o| shaped_like(theirs, &o.printed) && !shaped_like(edition, &o.printed));
+    if !all {
+        return None;
+    }
+    let readings = [Variant::CompositeLegalOnly, Variant::HalfEven, Variant::NegativeZero];
+    let exact = observations.iter().all(|o| {
+        (0..1u32 << readings.len()).any(|mask| {
+            let on: Vec<Variant> =
+                readings.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, v)| *v).collect();
+            MutantSolver::new(theirs, &on)
+                .output(&o.position, o.depth)
+                .is_some_and(|r| first_difference(&r, &o.printed).is_none())
+        })
+    });
+    Some(Diagnosis::OtherEdition { edition: theirs, exact })
 }
 
 impl Diagnosis {
@@ -41,7 +100,7 @@ impl Diagnosis {
     pub fn only_readings(&self) -> bool {
         match self {
             Diagnosis::Explained(sets) => sets.iter().all(|s| s.iter().all(|v| v.kind() == Kind::Reading)),
-            Diagnosis::Labels { .. } | Diagnosis::Unknown => false,
+            Diagnosis::Labels { .. } | Diagnosis::OtherEdition { .. } | Diagnosis::Unknown => false,
         }
     }
 
@@ -53,6 +112,16 @@ impl Diagnosis {
         let mut out: Vec<Cause> = Vec::new();
         let sets = match self {
             Diagnosis::Unknown => return out,
+            Diagnosis::OtherEdition { edition, exact } => {
+                let (theirs, ours) = (edition_name(*edition), edition_name(other(*edition)));
+                let how = if *exact { "exactly what the reference prints" } else { "the shape of the output" };
+                out.push(Cause::new(
+                    "other-edition",
+                    CauseKind::Bug,
+                    format!("This looks like the {theirs} edition's output ({how} there); this is checked as the {ours} edition."),
+                ));
+                return out;
+            }
             Diagnosis::Explained(sets) => sets.as_slice(),
             Diagnosis::Labels { typos, rest } => {
                 let mut cause =
@@ -98,6 +167,21 @@ impl Diagnosis {
             Diagnosis::Unknown => {
                 "no known bug reproduces this output: compare the two outputs line by line from the first difference"
                     .into()
+            }
+            Diagnosis::OtherEdition { edition, exact } => {
+                let (theirs, ours) = (edition_name(*edition), edition_name(other(*edition)));
+                if *exact {
+                    format!(
+                        "this looks like the other edition's output: it is exactly what the {theirs} edition prints \
+                         here, and this check is of the {ours} edition (give --edition {theirs} if that is your \
+                         assignment)"
+                    )
+                } else {
+                    format!(
+                        "this looks like the other edition's output: it has the {theirs} edition's shape, and this \
+                         check is of the {ours} edition (give --edition {theirs} if that is your assignment)"
+                    )
+                }
             }
             Diagnosis::Explained(sets) => {
                 let mut lines = Vec::new();
@@ -153,9 +237,13 @@ fn relabel(reference: &str, printed: &str) -> Option<(String, Vec<String>)> {
     (!typos.is_empty()).then_some((fixed, typos))
 }
 
-/// Names every variant (or pair) of the catalog that reproduces all `observations` for `edition`; wrong labels
-/// (stats edition) are named first and the rest of the output diagnosed with the labels put right.
+/// Names every variant (or pair) of the catalog that reproduces all `observations` for `edition`; an output of the
+/// other edition is said to be so first, and wrong labels (stats edition) are named next and the rest of the output
+/// diagnosed with the labels put right.
 pub fn diagnose(edition: Edition, observations: &[Observation]) -> Diagnosis {
+    if let Some(other) = other_edition(edition, observations) {
+        return other;
+    }
     if edition == Edition::Stats {
         let reference = MutantSolver::new(edition, &[]);
         let mut typos = Vec::new();
@@ -188,11 +276,21 @@ pub fn diagnose(edition: Edition, observations: &[Observation]) -> Diagnosis {
 
 fn variants(edition: Edition, observations: &[Observation]) -> Diagnosis {
     let relevant: Vec<Variant> = Variant::ALL.into_iter().filter(|v| v.applies_to(edition)).collect();
+    // A set that makes the root itself a leaf (nodes leaf a ply early, searched one ply deep) predicts no answer
+    // there: whatever such a program prints at that depth (`Move: 0`) neither confirms nor refutes it. Every other
+    // observation must be reproduced exactly, and at least one must be.
     let reproduces = |set: &[Variant]| {
         let solver = MutantSolver::new(edition, set);
-        observations.iter().all(|o| {
-            solver.output(&o.position, o.depth).is_some_and(|out| first_difference(&out, &o.printed).is_none())
-        })
+        let mut shown = false;
+        let all = observations.iter().all(|o| match solver.output(&o.position, o.depth) {
+            Some(out) => {
+                let same = first_difference(&out, &o.printed).is_none();
+                shown |= same;
+                same
+            }
+            None => true,
+        });
+        all && shown
     };
     let singles: Vec<Vec<Variant>> = relevant.iter().map(|&v| vec![v]).filter(|s| reproduces(s)).collect();
     if !singles.is_empty() {

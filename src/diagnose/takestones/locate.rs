@@ -10,9 +10,13 @@
 //!
 //! Probes are ordinary positions in the course's input format, small enough to answer at once.
 
-use super::check::{accepted, Ran};
+use super::hypothesis;
 use super::mutant::MutantSolver;
+pub use super::outcome::Located;
+use super::outcome::{accepted, Ran};
 use super::variant::Variant;
+use std::collections::HashMap;
+
 use crate::game::takestones::{follows, Position};
 use crate::harness::cause::{Cause, CauseKind};
 use crate::harness::compare::first_difference;
@@ -20,17 +24,6 @@ use crate::reference::takestones::Edition;
 
 /// Most probes of one evaluation class.
 const PER_CLASS: usize = 2;
-
-/// A located difference: the cause and the probe that shows it (the command reproducing it runs this position).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Located {
-    /// The component and what differs, with evidence.
-    pub cause: Cause,
-    /// The probe position.
-    pub position: Position,
-    /// The probe's depth argument.
-    pub depth: u32,
-}
 
 /// What the state after the probe's move is, as the heuristic sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -243,24 +236,60 @@ fn reason(probe: &EvalProbe) -> String {
 }
 
 /// Probes the submission component by component; the causes of what differs (empty when every probe agrees).
-pub fn locate(edition: Edition, submission: &mut impl FnMut(&Position, u32) -> Ran) -> Vec<Located> {
+/// `shrunk` is the smallest diverging case and what the program did there: no cause is named that it contradicts.
+/// Each probe position is run once, however many components ask for it.
+pub fn locate(
+    edition: Edition,
+    submission: &mut impl FnMut(&Position, u32) -> Ran,
+    shrunk: Option<(&Position, u32, &Ran)>,
+) -> Vec<Located> {
+    let mut seen: HashMap<(Position, u32), Ran> = HashMap::new();
+    let mut run = |p: &Position, d: u32| seen.entry((p.clone(), d)).or_insert_with(|| submission(p, d)).clone();
     let mut found = Vec::new();
-    let evaluation = locate_evaluation(edition, submission);
-    let eval_differs = evaluation.is_some();
-    found.extend(evaluation);
-    if !eval_differs {
-        found.extend(locate_ties(edition, submission));
-        if edition == Edition::Stats && found.is_empty() {
-            found.extend(locate_counters(submission));
-        }
+    // The first-move rule first: it changes the root's children, and with them every count and value probed from
+    // an empty table.
+    let first_move = hypothesis::first_move(edition, shrunk, &mut run);
+    let rule_differs = first_move.is_some();
+    found.extend(first_move);
+    // Then the order and the cuts: a hypothesis is named only where the program prints exactly what it predicts
+    // (with the spec's evaluation), and a trace shows the order children are visited in, even one ply deep.
+    let parts = hypothesis::order_and_cuts(edition, shrunk, &mut run);
+    let order = parts.iter().any(|l| l.cause.name == "child-order");
+    found.extend(parts);
+    let probes = EvalProbes { empty_roots: !rule_differs, two_children: !order };
+    if let Some(evaluation) = locate_evaluation(edition, probes, &mut run) {
+        found.push(evaluation);
+        return found;
+    }
+    if !order && !rule_differs {
+        found.extend(locate_ties(edition, &mut run));
+    }
+    if edition == Edition::Stats && found.is_empty() {
+        found.extend(locate_counters(&mut run, shrunk));
     }
     found
 }
 
-fn locate_evaluation(edition: Edition, submission: &mut impl FnMut(&Position, u32) -> Ran) -> Option<Located> {
+/// Which evaluation probes can be read: those from an empty table only when the first-move rule is the spec's,
+/// those with two children only when the children are visited in the spec's order.
+#[derive(Clone, Copy, Debug)]
+struct EvalProbes {
+    empty_roots: bool,
+    two_children: bool,
+}
+
+/// The evaluation probes' verdict.
+fn locate_evaluation(
+    edition: Edition,
+    which: EvalProbes,
+    submission: &mut impl FnMut(&Position, u32) -> Ran,
+) -> Option<Located> {
     let mut differ: Vec<(EvalProbe, String, String)> = Vec::new();
     let mut agree: Vec<EvalProbe> = Vec::new();
-    for probe in eval_probes() {
+    let readable = |p: &EvalProbe| {
+        (which.empty_roots || !p.root.taken().is_empty()) && (which.two_children || legal(&p.root).len() == 1)
+    };
+    for probe in eval_probes().into_iter().filter(readable) {
         match disagreement(edition, &probe.root, 1, &RESULT, submission) {
             Some((printed, expected)) => differ.push((probe, printed, expected)),
             None => agree.push(probe),
@@ -358,9 +387,23 @@ const COUNTERS: [(&str, &str, &str); 4] = [
     ("Avg Effective Branching Factor:", "branching-factor", "average effective branching factor"),
 ];
 
-fn locate_counters(submission: &mut impl FnMut(&Position, u32) -> Ran) -> Vec<Located> {
-    // Searched to the end (every leaf an end of game) and cut by a depth limit of 2.
+/// The counters, read where the move and the value agree. None is named when the shrunk case's move or value
+/// differs (a counter cannot explain that), and the shrunk case counts among the probes, so a difference "only on
+/// positions searched to the end" is never claimed under a shrunk case with a depth limit.
+fn locate_counters(
+    submission: &mut impl FnMut(&Position, u32) -> Ran,
+    shrunk: Option<(&Position, u32, &Ran)>,
+) -> Vec<Located> {
     let mut probes: Vec<(Position, u32)> = Vec::new();
+    if let Some((p, depth, Ran::Printed(printed))) = shrunk {
+        let expected = accepted(p, depth, Edition::Stats).and_then(|o| o.into_iter().next()).map(|(o, _)| o);
+        let head = |text: &str| RESULT.map(|l| field(text, l).map(String::from));
+        if expected.is_some_and(|e| head(&e) != head(printed)) {
+            return Vec::new();
+        }
+        probes.push((p.clone(), depth));
+    }
+    // Searched to the end (every leaf an end of game) and cut by a depth limit of 2.
     for n in [5u32, 6, 7, 8, 9] {
         if let Ok(p) = Position::new(u64::from(n), Vec::new()) {
             probes.push((p.clone(), 0));
@@ -392,7 +435,15 @@ fn locate_counters(submission: &mut impl FnMut(&Position, u32) -> Ran) -> Vec<Lo
             } else {
                 differs.push((name, depth == 0));
                 if !first.iter().any(|f| f.0 == name) {
-                    first.push((name, p.clone(), depth, x.unwrap_or("nothing").into(), y.unwrap_or("").into()));
+                    let mut y: String = y.unwrap_or("").into();
+                    if name == "branching-factor" {
+                        // The exact value, which one decimal may hide (1.75 prints as 1.8).
+                        let count = |l: &str| field(&expected, l).and_then(|v| v.parse::<f64>().ok());
+                        if let (Some(v), Some(e)) = (count(COUNTERS[0].0), count(COUNTERS[1].0)) {
+                            y = format!("{y} (exactly ({v} - 1) / ({v} - {e}) = {})", (v - 1.0) / (v - e));
+                        }
+                    }
+                    first.push((name, p.clone(), depth, x.unwrap_or("nothing").into(), y));
                 }
             }
         }
@@ -449,7 +500,7 @@ mod tests {
         for edition in [Edition::Stats, Edition::Trace] {
             let reference = MutantSolver::new(edition, &[]);
             let mut run = |p: &Position, d: u32| Ran::Printed(reference.output(p, d).unwrap_or_default());
-            assert!(locate(edition, &mut run).is_empty(), "{edition:?}");
+            assert!(locate(edition, &mut run, None).is_empty(), "{edition:?}");
         }
     }
 }

@@ -5,12 +5,14 @@
 pub mod check;
 pub mod diagnosis;
 pub mod generate;
+mod hypothesis;
 pub mod locate;
 mod mutant;
+pub mod outcome;
 pub mod shrink;
 pub mod suite_gen;
 mod variant;
 
 pub use diagnosis::{diagnose, Diagnosis, Observation};
-pub use mutant::MutantSolver;
+pub use mutant::{MutantSolver, Probe};
 pub use variant::{Kind, Variant};

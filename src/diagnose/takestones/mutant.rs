@@ -15,6 +15,25 @@ use crate::reference::takestones::Edition;
 pub struct MutantSolver {
     edition: Edition,
     switches: u32,
+    probes: u32,
+}
+
+/// Departures the probes test one at a time ([`super::locate`] names them as located parts, not as catalogued
+/// bugs: each is a way of writing one part of the search, checked on positions built to show it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probe {
+    /// A node visits its children from the largest stone down.
+    Descending,
+    /// Max nodes cut only when the value exceeds beta (`v > beta`).
+    StrictCutMax,
+    /// Min nodes cut only when the value is below alpha (`v < alpha`).
+    StrictCutMin,
+    /// The first move allows odd stones `i < n / 2` in integer division.
+    FirstMoveFloor,
+    /// The first move allows every odd stone.
+    FirstMoveAnyOdd,
+    /// The first move allows every stone below n/2, odd or even.
+    FirstMoveAnyParity,
 }
 
 /// One search in progress.
@@ -32,11 +51,21 @@ impl MutantSolver {
     /// A solver for `edition` with `variants` switched on.
     pub fn new(edition: Edition, variants: &[Variant]) -> MutantSolver {
         let switches = variants.iter().fold(0, |m, v| m | 1 << (*v as u32));
-        MutantSolver { edition, switches }
+        MutantSolver { edition, switches, probes: 0 }
+    }
+
+    /// The same solver with one probed departure on as well.
+    pub fn probing(mut self, probe: Probe) -> MutantSolver {
+        self.probes |= 1 << (probe as u32);
+        self
     }
 
     fn has(&self, v: Variant) -> bool {
         self.switches >> (v as u32) & 1 == 1
+    }
+
+    fn probes(&self, p: Probe) -> bool {
+        self.probes >> (p as u32) & 1 == 1
     }
 
     /// What a program with these variants prints for `position` searched to `depth` (0 = to the end); `None` when
@@ -130,8 +159,19 @@ impl Search<'_> {
             .filter(|&s| available >> s & 1 == 1)
             .filter(|&s| {
                 if last == 0 {
-                    let limit_ok = if self.solver.has(Variant::FirstMoveAtMostHalf) { 2 * s <= n } else { 2 * s < n };
-                    s % 2 == 1 && limit_ok
+                    let solver = self.solver;
+                    let odd = s % 2 == 1;
+                    if solver.probes(Probe::FirstMoveFloor) {
+                        odd && s < n / 2
+                    } else if solver.probes(Probe::FirstMoveAnyOdd) {
+                        odd
+                    } else if solver.probes(Probe::FirstMoveAnyParity) {
+                        2 * s < n
+                    } else if solver.has(Variant::FirstMoveAtMostHalf) {
+                        odd && 2 * s <= n
+                    } else {
+                        odd && 2 * s < n
+                    }
                 } else {
                     s % last == 0 || last % s == 0
                 }
@@ -210,9 +250,14 @@ impl Search<'_> {
         }
         let mut v = if max { f64::NEG_INFINITY } else { f64::INFINITY };
         let mut best = None;
-        let strict = has(Variant::StrictCuts);
+        let strict =
+            has(Variant::StrictCuts) || self.solver.probes(if max { Probe::StrictCutMax } else { Probe::StrictCutMin });
         let bound_first = has(Variant::BoundBeforeCut);
-        for m in (1..=self.n).filter(|s| legal >> s & 1 == 1) {
+        let mut children: Vec<u32> = (1..=self.n).filter(|s| legal >> s & 1 == 1).collect();
+        if self.solver.probes(Probe::Descending) {
+            children.reverse();
+        }
+        for m in children {
             let (cv, _) = self.node(available & !(1u128 << m), m, !max, Some(m), depth + 1, alpha, beta);
             let better = if max { cv > v } else { cv < v };
             let tie = cv == v && has(Variant::TieTowardLarger);

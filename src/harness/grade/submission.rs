@@ -9,15 +9,13 @@ use super::parallel::for_each_parallel;
 use super::prepared::PreparedSuite;
 use super::python_syntax;
 use super::workspace::{lay_out, WorkspaceError};
-use crate::diagnose::takestones::{diagnose, Observation};
 use crate::harness::compare::judge;
 use crate::harness::model::{
     relative_to_hand_in, BuildResult, Captured, CaseResult, Cause, FirstDifference, Keep, Status, SubmissionResult,
     EXCERPT_BYTES,
 };
 use crate::harness::runner::{self, Exit, Limits, RunSpec, Sandbox, Template};
-use crate::harness::suite::{Expected, ReferenceGame, SuiteCase};
-use crate::reference::takestones::parse_numbers;
+use crate::harness::suite::{Expected, SuiteCase};
 
 /// How to grade: the commands, limits and containment shared by every submission of a run.
 #[derive(Clone, Debug)]
@@ -340,18 +338,13 @@ fn run_case(index: usize, dir: &Path, suite: &PreparedSuite, config: &GradeConfi
     Ok(result)
 }
 
-/// For a suite with a Take-Stones reference: which known variant reproduces this wrong output (small boards only:
-/// the diagnosis replays the case under every variant and pair).
+/// For a suite with a reference: which known bug reproduces this wrong output, asked of the registered diagnosis
+/// ([`crate::harness::cause::Diagnose`]).
 fn diagnose_case(suite: &PreparedSuite, case: &SuiteCase, stdout: &[u8]) -> Vec<Cause> {
-    let Some(reference) = suite.suite.reference else { return Vec::new() };
-    let ReferenceGame::Takestones = reference.game;
-    let Ok((position, depth)) = parse_numbers(&case.args) else { return Vec::new() };
-    let Ok(printed) = String::from_utf8(stdout.to_vec()) else { return Vec::new() };
-    if position.n() > 40 {
+    let (Some(reference), Some(diagnosis)) = (suite.suite.reference, crate::harness::cause::registered()) else {
         return Vec::new();
-    }
-    let observation = Observation { position, depth, printed };
-    diagnose(reference.edition.into(), &[observation]).causes(&suite.suite.accept)
+    };
+    diagnosis.causes(&reference, &case.args, stdout, &suite.suite.accept)
 }
 
 /// What a result keeps of a stream: an excerpt ([`Captured::excerpt`]) with scratch paths made relative to the

@@ -22,14 +22,21 @@
 //! }
 //! ```
 //!
-//! The schema counts points in whole numbers. When every case's points are whole, they are used as they are;
-//! otherwise every score and maximum is multiplied by the smallest power of ten (up to 10⁴) that makes the
-//! maxima whole, so 0.5-point cases become 5 of 10, and each test's `output` starts by giving the exact points.
-//! A hidden case keeps its row (its points count) but its output only says it is hidden and how it ended.
-//! A test's score is rounded down (never up to a full score it did not earn). Names are made unique (` (2)`, ...),
-//! since the gradebook keys a row by its name. A build error is the student's: every test fails and its output
-//! carries the compiler's message. Only a fault of the grader's own makes `referee grade` exit nonzero, which the
-//! runner records as an error instead of a score.
+//! The schema counts points in whole numbers. A suite whose points are whole and earned whole is written as it is.
+//! Otherwise points are multiplied by a power of ten, the same for every student of a suite:
+//! - fractional maxima, all earned whole: the smallest power of ten (up to 10⁴) that makes the maxima whole, so
+//!   0.5-point cases become 5 of 10;
+//! - partial credit (the suite gives per-line credit, or a score is a fraction of its case's points): 10⁴, so
+//!   0.849 of a point is 8490 of 10000 and a third of a point 3333. Points finer than 10⁻⁴ are cut there, never
+//!   rounded up, and a partial score is never written as a full one.
+//!
+//! Each test's `output` then starts by giving the exact points. A student whose every case ended before it was
+//! compared (a build error, crashes) shows no per-line credit and is written at the first factor; they score 0
+//! either way, so only their `max-score` differs, never their share.
+//! A hidden case keeps its row (its points count) but its output only says it is hidden and how it ended. Names
+//! are made unique (` (2)`, ...), since the gradebook keys a row by its name. A build error is the student's:
+//! every test fails and its output carries the compiler's message. Only a fault of the grader's own makes
+//! `referee grade` exit nonzero, which the runner records as an error instead of a score.
 
 use std::io::{self, Write};
 
@@ -148,7 +155,12 @@ struct Test {
 impl Test {
     fn new(case: &CaseResult, name: String, scale: f64, s: &SubmissionResult) -> Test {
         let max_score = whole(case.max_score * scale);
-        let score = whole(case.score * scale).min(max_score);
+        let mut score = whole(case.score * scale).min(max_score);
+        // Cutting both at the fourth decimal can meet (a third of a point, 0.33332 of it): a partial score stays
+        // short of full marks.
+        if score == max_score && case.max_score - case.score > 1e-9 * case.max_score.max(1.0) {
+            score = max_score.saturating_sub(1);
+        }
         let mut lines = Vec::new();
         if scale != 1.0 {
             lines.push(format!(
@@ -179,12 +191,19 @@ impl Test {
     }
 }
 
-/// The factor that makes every case's maximum whole: 1, 10, 100, ... up to 10^[`MAX_DECIMALS`].
+/// The factor for `cases` (see the module docs): 1, 10, ... up to 10^[`MAX_DECIMALS`] for fractional maxima earned
+/// whole, 10^[`MAX_DECIMALS`] when any case gives partial credit.
 fn scale(cases: &[CaseResult]) -> f64 {
-    (0..=MAX_DECIMALS)
+    let finest = 10f64.powi(MAX_DECIMALS);
+    let maxima = (0..=MAX_DECIMALS)
         .map(|d| 10f64.powi(d))
         .find(|k| cases.iter().all(|c| is_whole(c.max_score * k)))
-        .unwrap_or(10f64.powi(MAX_DECIMALS))
+        .unwrap_or(finest);
+    if cases.iter().any(|c| c.lines_matched.is_some() || !is_whole(c.score * maxima)) {
+        finest
+    } else {
+        maxima
+    }
 }
 
 fn is_whole(x: f64) -> bool {
@@ -222,6 +241,36 @@ mod tests {
         assert_eq!(scale(&[case(0.5, 0.5), case(0.0, 1.0)]), 10.0);
         assert_eq!(scale(&[case(0.0, 0.25)]), 100.0);
         assert_eq!(scale(&[case(0.0, 1.0 / 3.0)]), 10_000.0);
+    }
+
+    #[test]
+    fn partial_credit_on_whole_point_cases_is_kept() {
+        // A known reporter made 0.849 of a point 1; whole points alone would make it 0.
+        assert_eq!(scale(&[case(0.849, 1.0), case(2.0, 2.0)]), 10_000.0);
+        assert_eq!(scale(&[case(0.1 + 0.2, 1.0)]), 10_000.0);
+        assert_eq!(scale(&[case(2.0 / 3.0, 1.0)]), 10_000.0);
+        // Per-line credit shown by any case fixes the factor, whatever this student earned.
+        let full_lines = CaseResult { lines_matched: Some((6, 6)), ..case(1.0, 1.0) };
+        assert_eq!(scale(&[full_lines, case(0.0, 2.0)]), 10_000.0);
+        assert_eq!(whole(2.0 / 3.0 * 10_000.0), 6666);
+    }
+
+    #[test]
+    fn a_partial_score_cut_to_its_maximum_stays_below_it() {
+        let s = SubmissionResult {
+            id: "a".into(),
+            source: String::new(),
+            build: None,
+            cases: vec![case(0.33332, 1.0 / 3.0)],
+            score: 0.33332,
+            max_score: 1.0 / 3.0,
+            run: String::new(),
+            fingerprint: String::new(),
+            handin: String::new(),
+            sandbox: Vec::new(),
+        };
+        let test = Test::new(&s.cases[0], "c".into(), scale(&s.cases), &s);
+        assert_eq!((test.score, test.max_score), (3332, 3333));
     }
 
     #[test]

@@ -163,35 +163,57 @@ pub(crate) fn actual_window(case: &CaseResult) -> Vec<String> {
 pub(crate) const STDERR_LINES: usize = 10;
 
 /// Every status, in the order reports count them.
-pub(crate) const STATUSES: [Status; 8] = [
-    Status::Passed,
-    Status::Failed,
-    Status::Timeout,
-    Status::Crashed,
-    Status::NonzeroExit,
-    Status::OutputLimit,
-    Status::BuildError,
-    Status::HarnessError,
-];
+pub(crate) const STATUSES: [Status; 8] = Status::ALL;
 
-/// A score as people write it: `1`, `0.5`, `2.25`, `0.3333` (at most four decimals, no trailing zeros).
+/// The decimals [`number`] keeps: a score is shown to 1/10⁴ of a point.
+pub const DECIMALS: u32 = 4;
+
+/// A score as people read it (the terminal, Markdown, a platform's text): no trailing zeros (`1`, `0.5`, `2.25`),
+/// at most [`DECIMALS`] decimals. A value with more is cut there, not rounded (`2/3` is `0.6666`, `0.99996` is
+/// `0.9999`), so a partial score never reads as a whole one; the noise a sum of floats leaves
+/// (`0.30000000000000004`) is not a decimal of its own, so that value reads `0.3`. Machine formats write
+/// [`exact`] instead.
 pub fn number(x: f64) -> String {
-    if !x.is_finite() {
-        return x.to_string();
+    let unit = 10f64.powi(DECIMALS as i32);
+    let scaled = x * unit;
+    if !scaled.is_finite() || scaled.abs() >= 1e17 {
+        return exact(x);
     }
-    let fixed = format!("{x:.4}");
-    let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
-    if trimmed == "-0" {
+    let nearest = scaled.round();
+    // A few units in the last place of the value (never a whole 1/10⁴): what summing scores can leave.
+    let noise = (scaled.abs() * 1e-12).max(1e-9);
+    let kept = if (scaled - nearest).abs() <= noise { nearest } else { scaled.trunc() };
+    let units = kept.abs() as u128;
+    let unit = 10u128.pow(DECIMALS);
+    let (whole, fraction) = (units / unit, units % unit);
+    let sign = if kept < 0.0 && units > 0 { "-" } else { "" };
+    if fraction == 0 {
+        return format!("{sign}{whole}");
+    }
+    let digits = format!("{fraction:0width$}", width = DECIMALS as usize);
+    format!("{sign}{whole}.{}", digits.trim_end_matches('0'))
+}
+
+/// A score exactly as stored: the shortest decimal that reads back as the same `f64` (`0.849`, `0.1`,
+/// `0.30000000000000004`), never in exponent form, `0` for `-0`. For the formats a program reads back (the
+/// gradebook CSV, JUnit's score properties).
+pub fn exact(x: f64) -> String {
+    if x == 0.0 {
         "0".to_string()
     } else {
-        trimmed.to_string()
+        x.to_string()
     }
 }
 
-/// `score/max` (the terminal) or, with `spaced`, `score / max`.
+/// `score/max` (the terminal) or, with `spaced`, `score / max`. When [`number`] would show a score below its
+/// maximum as equal to it (a maximum with more than four decimals), both are written [`exact`]ly.
 pub(crate) fn points(score: f64, max: f64, spaced: bool) -> String {
     let sep = if spaced { " / " } else { "/" };
-    format!("{}{sep}{}", number(score), number(max))
+    let (shown, of) = (number(score), number(max));
+    if score < max && shown == of {
+        return format!("{}{sep}{}", exact(score), exact(max));
+    }
+    format!("{shown}{sep}{of}")
 }
 
 /// The arguments as one shell-quoted line (`7 3 1`, `'two words'`), invisible characters shown.
@@ -447,6 +469,21 @@ mod tests {
         assert_eq!(number(0.00001), "0");
         assert_eq!(number(-1.5), "-1.5");
         assert_eq!(points(1.5, 2.0, true), "1.5 / 2");
+    }
+
+    #[test]
+    fn numbers_are_cut_not_rounded_up_but_float_noise_is_no_decimal() {
+        assert_eq!(number(0.849), "0.849");
+        assert_eq!(number(0.99996), "0.9999");
+        assert_eq!(number(2.0 / 3.0), "0.6666");
+        assert_eq!(number(0.1 + 0.2), "0.3");
+        assert_eq!(number(0.7 - 1e-16), "0.7");
+        assert_eq!(number(1e6 + 0.25), "1000000.25");
+        assert_eq!(number(f64::NAN), "NaN");
+        assert_eq!(points(0.999_999, 0.999_999_9, false), "0.999999/0.9999999");
+        assert_eq!(exact(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(exact(-0.0), "0");
+        assert_eq!(exact(1e-7), "0.0000001");
     }
 
     #[test]

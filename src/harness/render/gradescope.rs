@@ -7,10 +7,11 @@
 //!
 //! ```text
 //! {
-//!   "score": 2.5,                     // the submission's score, as the comparer summed it
+//!   "score": 2.849,                   // the submission's score, exactly as the comparer summed it
 //!   "execution_time": 2.513,          // seconds of build + all cases, in milliseconds (fractional seconds,
 //!                                     // never 0 once anything ran: a 0.4 ms run is 0.001); absent under --redact
-//!   "output": "...",                  // summary: score, counts by status, the build error, a grader-error note
+//!   "output": "...",                  // summary: score, counts by status, the build error, a note that some
+//!                                     // tests are hidden (hidden or after the due date), a grader-error note
 //!   "tests": [                        // one per case, suite order
 //!     {
 //!       "name": "official-2",           // the case's name; a repeated one gets " (2)", " (3)", ...
@@ -126,7 +127,8 @@ fn execution_seconds(s: &SubmissionResult) -> f64 {
     ms as f64 / 1000.0
 }
 
-/// The top-level summary: score and counts, then the build error or the grader-error note when there is one.
+/// The top-level summary: score and counts, then the build error, the hidden-tests note and the grader-error note
+/// when there is one.
 fn summary(s: &SubmissionResult) -> String {
     let mut text = format!(
         "Score: {}. {} of {} cases passed ({}).",
@@ -140,6 +142,21 @@ fn summary(s: &SubmissionResult) -> String {
             "\n\nThe build failed, so no case ran.\n$ {}\n{}",
             build.command,
             excerpt::head_lines(&build.message, usize::MAX).0.join("\n")
+        ));
+    }
+    let hidden = s.cases.iter().filter(|c| c.visibility == Visibility::Hidden).count();
+    let later = s.cases.iter().filter(|c| c.visibility == Visibility::AfterDueDate).count();
+    if hidden + later > 0 {
+        let which = match (hidden, later) {
+            (_, 0) => String::new(),
+            (0, _) => " (until after the due date)".to_string(),
+            _ => format!(" ({hidden} always, {later} until after the due date)"),
+        };
+        text.push_str(&format!(
+            "\n\nSome tests are hidden: {} of the {}{which}. The score counts their points, so the tests you can see \
+             may not add up to it.",
+            hidden + later,
+            s.cases.len()
         ));
     }
     let harness_errors = s.cases.iter().filter(|c| c.status == Status::HarnessError).count();

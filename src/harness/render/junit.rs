@@ -1,4 +1,5 @@
-//! JUnit XML for CI dashboards (`--format junit`): the whole report, one `<testsuite>` per submission.
+//! JUnit XML for CI dashboards (`--format junit`): the whole report, one `<testsuite>` per submission, written with
+//! `quick-xml`'s writer.
 //!
 //! # Format
 //!
@@ -7,9 +8,10 @@
 //! <testsuites name="SUITE" tests="9" failures="7" errors="1" time="1.234">
 //!   <testsuite name="alice" tests="8" failures="6" errors="1" time="1.200">
 //!     <properties>
-//!       <property name="score" value="2.5"/>
+//!       <property name="score" value="2.849"/>
 //!       <property name="max_score" value="8"/>
 //!       <property name="source" value="submissions/alice.zip"/>
+//!       <property name="hidden_tests" value="2"/>
 //!     </properties>
 //!     <testcase name="official-1" classname="alice" time="0.012"/>
 //!     <testcase name="official-2" classname="alice" time="0.015">
@@ -20,6 +22,10 @@
 //!     <testcase name="missing-java" classname="alice" time="0.000">
 //!       <error message="harness error: no java on PATH" type="harness-error">...</error>
 //!     </testcase>
+//!     <testcase name="hidden test 1" classname="alice" time="0.000">
+//!       <failure message="failed" type="failed">a hidden test: failed</failure>
+//!     </testcase>
+//!     <system-out>Some tests are hidden: 2 of the 8 tests count in the score, ...</system-out>
 //!   </testsuite>
 //! </testsuites>
 //! ```
@@ -27,24 +33,41 @@
 //! - The student's failures (`failed`, `timeout`, `crashed`, `nonzero-exit`, `output-limit`, `build-error`) are
 //!   `<failure>`; a harness error, the grader's own fault, is `<error>`. `type` is the status as the JSON spells it;
 //!   `message` is the status label and the one-line detail.
+//! - `score` and `max_score` are the submission's points exactly as stored (the shortest decimal that reads back
+//!   as the same number, [`exact_points`](super::exact_points)); the `score:` line of a failure is the case's
+//!   points as people read them ([`format_points`](super::format_points): at most four decimals, cut, never
+//!   rounded up).
 //! - The element's text is the evidence: arguments, score, reading, lines matched, causes, the start of the diff of
 //!   expected (`-`) against printed (`+`) output with invisible characters shown (or the first difference), output
 //!   notes, the stderr tail, and for a build error the command and compiler message. It follows the case's
 //!   [`Show`]: under `actual-only` the diff becomes the program's own lines around the first one that differs, under
 //!   `none` the text is the status and the names of the causes and `message` the status alone. The class run's
 //!   `junit.xml` is read by students' CI dashboards, so it honours `show` too.
+//! - A case whose visibility is `hidden` keeps its place and its verdict (the counts and the score include it) but
+//!   is named `hidden test N` and says only how it ended; the suite's `hidden_tests` property and `<system-out>`
+//!   say that some tests are hidden, so the visible tests never look like the whole score.
 //! - `time` is seconds with three decimals: a case's wall-clock time; a testsuite's is its build plus its cases;
 //!   `<testsuites>` sums them. All are `0.000` under `redact`.
-//! - Text is escaped for XML; ANSI escape sequences and the characters XML 1.0 forbids (most C0 controls, U+FFFE,
-//!   U+FFFF) are dropped; CR, and in attributes also LF and TAB, are written as character references so parsers
-//!   keep them.
+//! - Text is escaped for XML by `quick-xml`. A character XML 1.0 cannot carry at all (most C0 controls, U+FFFE,
+//!   U+FFFF) is written as its code, `\u{1b}`, so a name keeps every character it can and the file always parses;
+//!   ANSI color sequences are dropped from messages and evidence. CR, and in attributes also LF and TAB, are
+//!   written as character references, so a parser gives back exactly the name or text written (XML's end-of-line
+//!   and attribute-value normalization would otherwise turn them into LF or spaces).
 
+use std::borrow::Cow;
 use std::io::{self, Write};
+
+use quick_xml::events::attributes::Attribute;
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
+use quick_xml::name::QName;
+use quick_xml::Writer;
 
 use super::excerpt::{self, StderrTail};
 use super::visible::strip_ansi;
 use super::RenderOptions;
-use crate::harness::model::{CaseResult, RunReport, Show, Status, SubmissionResult};
+use crate::harness::model::{CaseResult, RunReport, Show, Status, SubmissionResult, Visibility};
+
+type Xml<'a> = Writer<&'a mut dyn Write>;
 
 /// Writes the JUnit XML of the whole report (format in the module docs).
 ///
@@ -54,68 +77,89 @@ use crate::harness::model::{CaseResult, RunReport, Show, Status, SubmissionResul
 pub fn render(report: &RunReport, options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let all = Counts::of(report.submissions.iter().flat_map(|s| &s.cases));
     let total_ms = report.submissions.iter().fold(0u64, |sum, s| sum.saturating_add(suite_ms(s, options)));
-    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
-    writeln!(
-        out,
-        r#"<testsuites name="{}" tests="{}" failures="{}" errors="{}" time="{}">"#,
-        attr(&report.suite),
-        all.tests,
-        all.failures,
-        all.errors,
-        excerpt::seconds(total_ms)
-    )?;
+    let mut xml = Writer::new_with_indent(out, b' ', 2);
+    xml.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    let mut root = BytesStart::new("testsuites");
+    root.push_attribute(attribute("name", &report.suite));
+    all.push_to(&mut root);
+    root.push_attribute(attribute("time", &excerpt::seconds(total_ms)));
+    xml.write_event(Event::Start(root))?;
     for submission in &report.submissions {
-        write_suite(submission, options, out)?;
+        write_suite(submission, options, &mut xml)?;
     }
-    writeln!(out, "</testsuites>")
+    xml.write_event(Event::End(BytesEnd::new("testsuites")))?;
+    xml.get_mut().write_all(b"\n")
 }
 
-fn write_suite(s: &SubmissionResult, options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
-    let counts = Counts::of(&s.cases);
-    writeln!(
-        out,
-        r#"  <testsuite name="{}" tests="{}" failures="{}" errors="{}" time="{}">"#,
-        attr(&s.id),
-        counts.tests,
-        counts.failures,
-        counts.errors,
-        excerpt::seconds(suite_ms(s, options))
-    )?;
-    writeln!(out, "    <properties>")?;
-    for (name, value) in
-        [("score", excerpt::number(s.score)), ("max_score", excerpt::number(s.max_score)), ("source", s.source.clone())]
-    {
-        writeln!(out, r#"      <property name="{name}" value="{}"/>"#, attr(&value))?;
+fn write_suite(s: &SubmissionResult, options: &RenderOptions, xml: &mut Xml<'_>) -> io::Result<()> {
+    let mut suite = BytesStart::new("testsuite");
+    suite.push_attribute(attribute("name", &s.id));
+    Counts::of(&s.cases).push_to(&mut suite);
+    suite.push_attribute(attribute("time", &excerpt::seconds(suite_ms(s, options))));
+    xml.write_event(Event::Start(suite))?;
+
+    let hidden = s.cases.iter().filter(|c| c.visibility == Visibility::Hidden).count();
+    xml.write_event(Event::Start(BytesStart::new("properties")))?;
+    let mut properties = vec![
+        ("score", excerpt::exact(s.score)),
+        ("max_score", excerpt::exact(s.max_score)),
+        ("source", s.source.clone()),
+    ];
+    if hidden > 0 {
+        properties.push(("hidden_tests", hidden.to_string()));
     }
-    writeln!(out, "    </properties>")?;
+    for (name, value) in properties {
+        let mut property = BytesStart::new("property");
+        property.push_attribute(attribute("name", name));
+        property.push_attribute(attribute("value", &value));
+        xml.write_event(Event::Empty(property))?;
+    }
+    xml.write_event(Event::End(BytesEnd::new("properties")))?;
+
+    let mut hidden_seen = 0;
     for (case, name) in s.cases.iter().zip(excerpt::unique_names(&s.cases)) {
-        let open = format!(
-            r#"<testcase name="{}" classname="{}" time="{}""#,
-            attr(&name),
-            attr(&s.id),
-            excerpt::seconds(excerpt::elapsed_ms(case.elapsed_ms, options))
-        );
+        let is_hidden = case.visibility == Visibility::Hidden;
+        let name = if is_hidden {
+            hidden_seen += 1;
+            format!("hidden test {hidden_seen}")
+        } else {
+            name
+        };
+        let mut testcase = BytesStart::new("testcase");
+        testcase.push_attribute(attribute("name", &name));
+        testcase.push_attribute(attribute("classname", &s.id));
+        testcase.push_attribute(attribute("time", &excerpt::seconds(excerpt::elapsed_ms(case.elapsed_ms, options))));
         if case.status.is_pass() {
-            writeln!(out, "    {open}/>")?;
+            xml.write_event(Event::Empty(testcase))?;
             continue;
         }
+        xml.write_event(Event::Start(testcase))?;
         let element = if case.status == Status::HarnessError { "error" } else { "failure" };
-        let message = if case.detail.is_empty() || case.show == Show::VerdictOnly {
-            case.status.label().to_string()
+        let (message, evidence) = if is_hidden {
+            (case.status.label().to_string(), format!("a hidden test: {}", case.status.label()))
+        } else if case.detail.is_empty() || case.show == Show::VerdictOnly {
+            (case.status.label().to_string(), evidence(case, s))
         } else {
-            format!("{}: {}", case.status.label(), case.detail)
+            (format!("{}: {}", case.status.label(), case.detail), evidence(case, s))
         };
-        writeln!(out, "    {open}>")?;
-        writeln!(
-            out,
-            r#"      <{element} message="{}" type="{}">{}</{element}>"#,
-            attr(&message),
-            status_key(case.status),
-            text(&evidence(case, s))
-        )?;
-        writeln!(out, "    </testcase>")?;
+        let mut failure = BytesStart::new(element);
+        failure.push_attribute(attribute("message", &strip_ansi(&message)));
+        failure.push_attribute(attribute("type", status_key(case.status)));
+        xml.write_event(Event::Start(failure))?;
+        xml.write_event(Event::Text(text(&evidence)))?;
+        xml.write_event(Event::End(BytesEnd::new(element)))?;
+        xml.write_event(Event::End(BytesEnd::new("testcase")))?;
     }
-    writeln!(out, "  </testsuite>")
+    if hidden > 0 {
+        let note = format!(
+            "Some tests are hidden: {hidden} of the {} tests count in the score, their details are not shown.",
+            s.cases.len()
+        );
+        xml.write_event(Event::Start(BytesStart::new("system-out")))?;
+        xml.write_event(Event::Text(text(&note)))?;
+        xml.write_event(Event::End(BytesEnd::new("system-out")))?;
+    }
+    xml.write_event(Event::End(BytesEnd::new("testsuite")))
 }
 
 /// A submission's time: its build and its cases (0 under redaction).
@@ -144,6 +188,12 @@ impl Counts {
             }
         }
         counts
+    }
+
+    fn push_to(&self, element: &mut BytesStart<'_>) {
+        element.push_attribute(attribute("tests", &self.tests.to_string()));
+        element.push_attribute(attribute("failures", &self.failures.to_string()));
+        element.push_attribute(attribute("errors", &self.errors.to_string()));
     }
 }
 
@@ -195,34 +245,32 @@ fn xml_allowed(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
 }
 
-/// Escapes `raw` for XML: ANSI sequences and forbidden characters dropped; `in_attribute` also escapes quotes
-/// and writes LF and TAB as references (attribute normalization would turn them into spaces).
-fn escape(raw: &str, in_attribute: bool) -> String {
-    let clean = strip_ansi(raw);
-    let mut escaped = String::with_capacity(clean.len());
-    for c in clean.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '\r' => escaped.push_str("&#13;"),
-            '"' if in_attribute => escaped.push_str("&quot;"),
-            '\'' if in_attribute => escaped.push_str("&apos;"),
-            '\n' if in_attribute => escaped.push_str("&#10;"),
-            '\t' if in_attribute => escaped.push_str("&#9;"),
-            c if xml_allowed(c) => escaped.push(c),
-            _ => {}
+/// `raw` with each character XML 1.0 cannot carry written as its code (`\u{1b}`).
+fn xml_chars(raw: &str) -> String {
+    let mut kept = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        if xml_allowed(c) {
+            kept.push(c);
+        } else {
+            kept.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
         }
     }
-    escaped
+    kept
 }
 
-fn attr(raw: &str) -> String {
-    escape(raw, true)
+/// An attribute holding `value` exactly: escaped by `quick-xml`, with TAB, LF and CR as character references (a
+/// parser's attribute-value normalization turns the literal characters into spaces).
+fn attribute(key: &'static str, value: &str) -> Attribute<'static> {
+    let escaped =
+        quick_xml::escape::escape(xml_chars(value)).replace('\t', "&#9;").replace('\n', "&#10;").replace('\r', "&#13;");
+    Attribute { key: QName(key.as_bytes()), value: Cow::Owned(escaped.into_bytes()) }
 }
 
-fn text(raw: &str) -> String {
-    escape(raw, false)
+/// Element text holding `raw` without its ANSI sequences: escaped by `quick-xml`, with CR as a character reference
+/// (a parser's end-of-line handling turns a literal one into LF).
+fn text(raw: &str) -> BytesText<'static> {
+    let escaped = quick_xml::escape::partial_escape(xml_chars(&strip_ansi(raw))).replace('\r', "&#13;");
+    BytesText::from_escaped(escaped)
 }
 
 #[cfg(test)]
@@ -231,25 +279,38 @@ mod tests {
     // never on user input; a failure is the test failing.
     use super::*;
 
-    #[test]
-    fn markup_and_quotes_are_escaped() {
-        assert_eq!(attr(r#"a<b>&"c" 'd'"#), "a&lt;b&gt;&amp;&quot;c&quot; &apos;d&apos;");
-        assert_eq!(text(r#"a<b>&"c""#), "a&lt;b&gt;&amp;\"c\"");
-        assert_eq!(text("]]>"), "]]&gt;");
+    /// `<a x="..">..</a>` with `value` as the attribute and the text, parsed back by a conforming XML parser.
+    fn parsed(value: &str) -> (String, String) {
+        let mut out = Vec::new();
+        let mut xml = Writer::new(&mut out as &mut dyn Write);
+        let mut a = BytesStart::new("a");
+        a.push_attribute(attribute("x", value));
+        xml.write_event(Event::Start(a)).unwrap();
+        xml.write_event(Event::Text(text(value))).unwrap();
+        xml.write_event(Event::End(BytesEnd::new("a"))).unwrap();
+        let written = String::from_utf8(out).unwrap();
+        let doc = roxmltree::Document::parse(&written).unwrap_or_else(|e| panic!("{e}: {written}"));
+        let root = doc.root_element();
+        (root.attribute("x").unwrap().to_string(), root.text().unwrap_or("").to_string())
     }
 
     #[test]
-    fn whitespace_survives_parsing() {
-        assert_eq!(attr("a\nb\tc\r"), "a&#10;b&#9;c&#13;");
-        assert_eq!(text("a\nb\tc\r\n"), "a\nb\tc&#13;\n");
+    fn markup_quotes_and_whitespace_survive_a_parser() {
+        for value in [r#"a<b>&"c" 'd'"#, "]]>", "a\nb\tc\r", "line\r\nnext\n", "é ✓ \u{1f600}", "Smith, J"] {
+            let (attr, body) = parsed(value);
+            assert_eq!(attr, value);
+            assert_eq!(body, value);
+        }
     }
 
     #[test]
-    fn forbidden_characters_and_ansi_are_dropped() {
-        assert_eq!(text("a\u{0}b\u{8}c\u{fffe}d\u{ffff}"), "abcd");
-        assert_eq!(text("\u{1b}[31mred\u{1b}[0m"), "red");
-        assert_eq!(text("\u{1b}"), "");
-        assert_eq!(text("é ✓ \u{1f600}"), "é ✓ \u{1f600}");
+    fn characters_xml_forbids_are_written_as_codes_and_ansi_dropped_from_text() {
+        let (attr, body) = parsed("a\u{0}b\u{8}c\u{fffe}d\u{ffff}");
+        assert_eq!(attr, "a\\u{0}b\\u{8}c\\u{fffe}d\\u{ffff}");
+        assert_eq!(body, attr);
+        let (attr, body) = parsed("\u{1b}[31mred\u{1b}[0m");
+        assert_eq!(attr, "\\u{1b}[31mred\\u{1b}[0m");
+        assert_eq!(body, "red");
     }
 
     #[test]

@@ -36,7 +36,9 @@
 //! (the program's output does not end with a newline)
 //! ````
 //!
-//! - The title holds the id and the score; a summary line follows with the counts by status.
+//! - The title holds the id and the score (at most four decimals, cut, never rounded up: a partial score never
+//!   reads as full marks); a summary line follows with the counts by status, and says that some tests are hidden
+//!   when some are.
 //! - The table lists every case with `✓`/`✗`, its status label and `score / max`. Cases whose visibility is
 //!   `hidden` are folded into one row (how many, their statuses, their points) with no names or arguments, and get
 //!   no section: the student sees how many points hidden cases gave, not what they were. `after-due-date` cases
@@ -92,7 +94,14 @@ pub fn render_submission(s: &SubmissionResult, _options: &RenderOptions, out: &m
 fn write_submission(s: &SubmissionResult, suite: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "# {}: {}\n", escape(&s.id), excerpt::points(s.score, s.max_score, true))?;
     let passed = s.cases.iter().filter(|c| c.status.is_pass()).count();
-    let counts = format!("{passed} of {} cases passed ({}).", s.cases.len(), excerpt::status_counts(&s.cases));
+    let mut counts = format!("{passed} of {} cases passed ({}).", s.cases.len(), excerpt::status_counts(&s.cases));
+    let hidden = s.cases.iter().filter(|c| c.visibility == Visibility::Hidden).count();
+    if hidden > 0 {
+        counts.push_str(&format!(
+            " Some tests are hidden: {hidden} of the {}. The score counts their points; their details are not shown.",
+            s.cases.len()
+        ));
+    }
     match suite {
         Some(suite) => writeln!(out, "Suite {}: {counts}", code(suite, false))?,
         None => writeln!(out, "{counts}")?,

@@ -20,6 +20,13 @@
 //! PrairieLearn) honour it: the expected output appears only under `full`. The TA-facing ones (`json`, `csv`,
 //! `report.html`) always show everything.
 //!
+//! **Scores.** A renderer never rescales or rounds a score up. The formats a program reads write it exactly: JSON,
+//! Gradescope and PrairieLearn as JSON numbers, the gradebook CSV and JUnit's score properties as the shortest
+//! decimal that reads back as the same number ([`exact_points`]). Text for people shows at most four decimals,
+//! cut, never rounded ([`format_points`]: 0.99996 is `0.9999`, never `1`). Classroom 50 takes whole points only:
+//! it scales by a power of ten ([`classroom50`]). Where a student sees a total that hidden tests count in
+//! (Gradescope, Markdown, JUnit, PrairieLearn; Classroom 50's hidden rows), the format says some tests are hidden.
+//!
 //! A class run also writes `report.html` ([`html`]): the whole class on one self-contained page.
 //!
 //! Every renderer takes [`RenderOptions`]: `color` (ANSI colors, terminal only) and `redact` (every elapsed time
@@ -43,7 +50,7 @@ pub mod prairielearn;
 pub mod terminal;
 pub mod visible;
 
-pub use excerpt::number as format_points;
+pub use excerpt::{exact as exact_points, number as format_points};
 
 use std::io::{self, Write};
 

@@ -39,8 +39,9 @@
 //! program's own lines around the first one that differs (`>` marks it) and causes lose their evidence; under
 //! `none` a case line has no arguments or detail, and only the names of its causes follow it.
 //!
-//! Scores print without trailing zeros (`1`, `0.5`, `2.25`). With `color`, passes are green, failures and `-`
-//! lines red, `+` lines green, harness errors yellow, hunk headers cyan; without it there are no escape codes.
+//! Scores print without trailing zeros (`1`, `0.5`, `2.25`), at most four decimals, cut, never rounded up. With
+//! `color`, passes are green, failures and `-` lines red, `+` lines green, harness errors yellow, hunk headers
+//! cyan; without it there are no escape codes.
 //! With `redact`, times print as `0 ms`.
 
 use std::io::{self, Write};

@@ -142,7 +142,7 @@ fn write_summary(out: &mut dyn Write, report: &RunReport, s: &Summary) -> io::Re
     for (term, value) in [
         ("Students graded", s.graded.to_string()),
         ("Still to grade", s.pending.to_string()),
-        ("Mean score", format!("{}{of}", format_points((s.mean * 100.0).round() / 100.0))),
+        ("Mean score", format!("{}{of}", format_points(s.mean))),
         ("Median score", format!("{}{of}", format_points(s.median))),
         ("Full marks", s.full_marks.to_string()),
         ("Zero", s.zero.to_string()),
@@ -188,11 +188,11 @@ fn write_cases(out: &mut dyn Write, report: &RunReport) -> io::Result<()> {
         let cause = most_common(causes.iter().map(|(name, &n)| (n, name)))
             .map_or_else(|| "—".to_string(), |(n, name)| format!("{} ({n})", text(name)));
         let max = cases.first().map_or(0.0, |c| c.max_score);
-        let rate = if cases.is_empty() { 0.0 } else { 100.0 * passed as f64 / cases.len() as f64 };
+        let rate = percent(passed as f64, cases.len() as f64);
         writeln!(
             out,
             "<tr><th scope=\"row\"><code>{}</code></th><td class=\"num opt\">{}</td><td class=\"num\">{passed} / {}</td>\
-             <td class=\"num opt\">{rate:.0}%</td><td>{failure}</td><td>{cause}</td></tr>",
+             <td class=\"num opt\">{rate}</td><td>{failure}</td><td>{cause}</td></tr>",
             text(name),
             format_points(max),
             cases.len()
@@ -321,7 +321,7 @@ fn write_students(out: &mut dyn Write, report: &RunReport, page: &ClassPage<'_>)
         let mut names: Vec<String> = s.cases.iter().flat_map(case_causes).map(|n| n.name).collect();
         names.sort();
         names.dedup();
-        let percent = if s.max_score > 0.0 { format!("{:.0}%", 100.0 * s.score / s.max_score) } else { "—".into() };
+        let percent = percent(s.score, s.max_score);
         writeln!(
             out,
             "<tr><th scope=\"row\"><a href=\"{}\">{}</a></th><td class=\"num\">{} / {}</td><td class=\"num opt\">{percent}</td>\
@@ -334,6 +334,23 @@ fn write_students(out: &mut dyn Write, report: &RunReport, page: &ClassPage<'_>)
         )?;
     }
     writeln!(out, "</tbody></table></div></section>")
+}
+
+/// `part` of `whole` as a whole percentage, rounded to the nearest but never to 100% short of the whole nor to 0%
+/// above nothing (99.6% of the points is `99%`, not full marks); `—` when `whole` is 0.
+fn percent(part: f64, whole: f64) -> String {
+    if whole <= 0.0 || !part.is_finite() || !whole.is_finite() {
+        return "—".to_string();
+    }
+    let share = 100.0 * part / whole;
+    let mut shown = share.round();
+    if part < whole {
+        shown = shown.min(99.0);
+    }
+    if part > 0.0 {
+        shown = shown.max(1.0);
+    }
+    format!("{shown:.0}%")
 }
 
 #[cfg(test)]
@@ -400,5 +417,15 @@ mod tests {
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "shown as text");
         assert!(html.contains("href=\"feedback/%3Cscript%3Ealert"), "the link is percent-encoded");
         assert!(html.contains("<dt>Still to grade</dt><dd>1</dd>"), "three hand-ins, two results");
+    }
+
+    #[test]
+    fn a_percentage_never_rounds_a_partial_score_to_full_marks_or_to_nothing() {
+        assert_eq!(percent(0.996, 1.0), "99%");
+        assert_eq!(percent(0.849, 1.0), "85%");
+        assert_eq!(percent(1.0, 1.0), "100%");
+        assert_eq!(percent(0.001, 1.0), "1%");
+        assert_eq!(percent(0.0, 1.0), "0%");
+        assert_eq!(percent(1.0, 0.0), "—");
     }
 }

@@ -98,6 +98,18 @@ pub fn fixed() -> Vec<Case> {
     out
 }
 
+/// The other-color twins of the 4x4 cases among `cases` (same board, same limit), labelled `fixed 3, other color`:
+/// asked with `caching` on right after their case, they show a cache whose key leaves the color out. Each comes
+/// with the index of its case.
+pub fn twins(cases: &[Case]) -> Vec<(usize, Case)> {
+    let four = cases.iter().enumerate().filter(|(_, c)| c.grid.size() == 4);
+    four.map(|(i, c)| {
+        let label = format!("{}, other color", c.label);
+        (i, Case { color: c.color.opponent(), label, ..c.clone() })
+    })
+    .collect()
+}
+
 /// `n` random cases from `seed`: boards from random games (4x4 twice as often as 6x6), a random color and limit.
 pub fn random(seed: u64, n: usize) -> Vec<Case> {
     let mut rng = Rng::new(seed);
@@ -125,6 +137,9 @@ mod tests {
         assert!(cases.iter().any(Case::full_depth));
         assert!(cases.iter().any(|c| c.grid.size() == 6 && c.limit == MAX_LIMIT));
         assert!(cases.iter().any(|c| c.color == Player::Min));
+        let twins = twins(&cases);
+        assert_eq!(twins.len(), cases.iter().filter(|c| c.grid.size() == 4).count());
+        assert!(twins.iter().all(|(i, t)| t.grid == cases[*i].grid && t.color != cases[*i].color));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::cases::Case;
 use super::function::{Form, Function};
-use super::judge::{python_text, reply_value, Expected};
+use super::judge::{python_text, reply_value, Expected, MoveSet};
 use super::plan::Call;
 use super::reference::NodeAnswer;
 use super::variant::{Convention, Leaf};
@@ -40,7 +40,7 @@ const CATALOG: [Entry; 7] = [
     Entry {
         name: "limit-in-nodes",
         apply: |c| c.stops_early = true,
-        sentence: "Your node functions stop a ply early: they return the utility when `limit` is 1 instead of 0.",
+        sentence: "The search stops a ply early: a node returns the utility when `limit` is 1 instead of 0.",
     },
     Entry {
         name: "utility-wrong-side",
@@ -55,8 +55,8 @@ const CATALOG: [Entry; 7] = [
     Entry {
         name: "ties-to-last-move",
         apply: |c| c.ties_last = true,
-        sentence: "On equal values you keep the last best move (`>=` or `<=`); the template keeps the first in \
-                   get_possible_moves order (strict `>` and `<`).",
+        sentence: "On equal values you return the last of the best moves; the template keeps the first in \
+                   get_possible_moves order.",
     },
     Entry {
         name: "pass-not-terminal",
@@ -106,12 +106,15 @@ impl Answers<'_> {
         if !f.searches() {
             return Expected::Utility(as_i32(convention.utility(&case.grid, case.color))).accepts(got);
         }
+        // With a switch on, the order equal moves are met in is the student's: only values (and, for a select,
+        // a move the check accepts) are compared.
+        let switched = !call.switches.is_empty();
         if f.selects() {
             let prune =
                 matches!(f, Function::SelectMoveAlphabeta | Function::AlphabetaMaxNode | Function::AlphabetaMinNode);
             let (moves, _) = convention.select(&case.grid, case.color, call.limit, prune);
             return moves.iter().any(|m| match m {
-                Some(m) => Expected::Move(*m).accepts(got),
+                Some(m) => Expected::Move(*m).accepts(got) || (switched && call.expected.accepts(got)),
                 None => got.is_null(),
             });
         }
@@ -119,6 +122,7 @@ impl Answers<'_> {
         let (answer, _) = convention.node(&case.grid, case.color, f.is_min(), call.limit, prune);
         let value = as_i32(answer.value);
         match call.window {
+            None if switched => Expected::Tied { value, moves: MoveSet::default() }.accepts(got),
             None => Expected::Node(NodeAnswer { best: answer.best, value }).accepts(got),
             Some((alpha, beta)) => Expected::Bound { value, alpha, beta }.accepts(got),
         }

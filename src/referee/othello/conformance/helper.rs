@@ -72,6 +72,8 @@ pub struct Helper {
     broken: Option<String>,
     /// Node-function calls the last answered call made (counted by the helper).
     pub last_calls: Option<u64>,
+    /// The calls the last isolated call made itself (see [`super::isolate`]).
+    last_log: Vec<Value>,
 }
 
 impl Helper {
@@ -88,6 +90,7 @@ impl Helper {
             next_id: 0,
             broken: None,
             last_calls: None,
+            last_log: Vec::new(),
         };
         let hello = helper.restart()?;
         Ok((helper, hello))
@@ -156,6 +159,7 @@ impl Helper {
         let Some(process) = self.process.as_mut() else { return Reply::Died("no helper process".into()) };
         self.next_id += 1;
         self.last_calls = None;
+        self.last_log.clear();
         let mut request = request.clone();
         request["id"] = Value::from(self.next_id);
         process.send(&request.to_string());
@@ -170,6 +174,7 @@ impl Helper {
                         continue;
                     }
                     self.last_calls = reply.get("calls").and_then(Value::as_u64);
+                    self.last_log = reply.get("log").and_then(Value::as_array).cloned().unwrap_or_default();
                     return match (reply.get("ok"), reply.get("error").and_then(Value::as_str)) {
                         (_, Some(error)) => Reply::Raised(error.to_string()),
                         (Some(value), None) => Reply::Ok(value.clone()),
@@ -187,6 +192,12 @@ impl Helper {
                 }
             }
         }
+    }
+
+    /// [`Helper::call`], with the calls the function made itself when the request isolates it.
+    pub fn call_logged(&mut self, request: &Value) -> (Reply, Vec<Value>) {
+        let reply = self.call(request);
+        (reply, std::mem::take(&mut self.last_log))
     }
 
     /// Kills the helper's whole process group.

@@ -7,13 +7,19 @@
 //! - [`function`]: the template's functions and the two signatures in circulation (with and without `limit`).
 //! - [`cases`]: the boards asked about. [`plan`]: the calls and their right answers. [`judge`]: verdicts.
 //! - [`helper`]: the Python process, one call at a time under a wall clock, restarted after a timeout.
+//! - [`causes`], [`variant`] and [`cache`]: the catalog of known bugs; [`locate`], [`isolate`] and [`inside`]:
+//!   which function is wrong on its own and which part of it, run only after a disagreement.
 //! - [`report`] and [`render`]: the result, as JSON and as text.
 
+pub mod cache;
 pub mod cases;
 pub mod causes;
 pub mod function;
 pub mod helper;
+pub mod inside;
+pub mod isolate;
 pub mod judge;
+pub mod locate;
 pub mod plan;
 pub mod reference;
 pub mod render;
@@ -42,9 +48,6 @@ pub const HELPER_PY: &str = include_str!("../python/conformance.py");
 
 /// The project's `othello_shared.py`, which students' modules import.
 pub const SHARED_PY: &str = include_str!("../python/othello_shared.py");
-
-/// Wrong answers asked again of a fresh import to tell a stale cache from a wrong search.
-pub const STALE_REPLAYS: usize = 4;
 
 /// After this many timeouts of one function its remaining calls are not made (each would cost the timeout).
 pub const MAX_TIMEOUTS: usize = 3;
@@ -160,35 +163,54 @@ pub fn run(file: &Path, options: &Options) -> Result<Report, HarnessError> {
     report.module = hello.module.clone();
     report.import_problem = hello.import_error.clone();
     let fixed_count = fixed.len();
-    let all: Vec<cases::Case> = fixed.into_iter().chain(random).collect();
+    let twins = cases::twins(&fixed);
+    let asked = fixed_count + random.len();
+    let twin_of: Vec<(usize, usize)> = twins.iter().enumerate().map(|(k, (of, _))| (*of, asked + k)).collect();
+    let all: Vec<cases::Case> =
+        fixed.into_iter().chain(random).chain(twins.into_iter().map(|(_, twin)| twin)).collect();
+    let plan = Plan { all: &all, asked, fixed: fixed_count, twins: &twin_of };
     let replay = format!("referee check othello --agent {} --seed {}", file.display(), options.seed);
+    let mut checked = Vec::new();
     for function in Function::ALL {
         let info = hello.functions.get(function.name());
-        let mut f = check_function(&mut helper, function, info, &all, fixed_count, options.timeout)?;
-        for cause in &mut f.causes {
-            cause.evidence.push(format!("replay: {replay}"));
-        }
+        let (f, c) = check_function(&mut helper, function, info, &plan, options.timeout)?;
         report.functions.push(f);
+        checked.push(c);
+    }
+    locate::locate(&mut helper, &mut report.functions, &checked, &all);
+    for cause in report.functions.iter_mut().flat_map(|f| f.causes.iter_mut()) {
+        cause.evidence.push(format!("replay: {replay}"));
     }
     helper.kill();
     report.seconds = began.elapsed().as_secs_f64();
     Ok(report)
 }
 
-/// Makes every call of one function (and again with its switches on, on the fixed cases), tallies the verdicts,
-/// and names the causes of any disagreement.
+/// The cases of one check: `all[..asked]` are asked of every function (the first `fixed` of them the fixed cases),
+/// and the rest are the other-color twins `twins` pairs with their case, asked with `caching` on.
+struct Plan<'a> {
+    all: &'a [cases::Case],
+    asked: usize,
+    fixed: usize,
+    twins: &'a [(usize, usize)],
+}
+
+/// Makes every call of one function (and again with each switch on, on the fixed cases), tallies the verdicts,
+/// and names the causes of any disagreement the catalog knows; returns the calls and answers too, for
+/// [`locate::locate`].
 fn check_function(
     helper: &mut Helper,
     function: Function,
     info: Option<&FunctionInfo>,
-    all: &[cases::Case],
-    fixed: usize,
+    plan: &Plan<'_>,
     timeout: Duration,
-) -> Result<FunctionReport, HarnessError> {
+) -> Result<(FunctionReport, locate::Checked), HarnessError> {
     let form = info.map_or(Form::Missing, |i| i.form);
-    let mut calls = plan::calls(function, form, all).map_err(|e| HarnessError::Setup(e.to_string()))?;
-    let again = plan::switched_on(&calls, info.map_or(&[][..], |i| &i.switches), all, fixed);
-    calls.extend(again);
+    let all = plan.all;
+    let setup = |e: crate::game::othello::SizeError| HarnessError::Setup(e.to_string());
+    let mut calls = plan::calls(function, form, &all[..plan.asked]).map_err(setup)?;
+    let switches = info.map_or(&[][..], |i| &i.switches);
+    calls.extend(plan::switched_on(function, form, switches, all, plan.fixed, plan.twins).map_err(setup)?);
     let mut f = FunctionReport {
         function,
         form,
@@ -203,7 +225,9 @@ fn check_function(
         causes: Vec::new(),
     };
     let mut replies: Vec<Option<Value>> = vec![None; calls.len()];
+    let mut raised: Vec<Option<String>> = vec![None; calls.len()];
     let mut counts: Vec<Option<u64>> = vec![None; calls.len()];
+    let mut failed_switches: Vec<&[String]> = Vec::new();
     for (i, call) in calls.iter().enumerate() {
         if f.timeouts >= MAX_TIMEOUTS {
             f.skipped += 1;
@@ -225,6 +249,7 @@ fn check_function(
             }
             Reply::Raised(why) | Reply::Died(why) => {
                 f.errors += 1;
+                raised[i] = Some(why.clone());
                 (FailureKind::Error, why)
             }
             Reply::Timeout => {
@@ -232,11 +257,13 @@ fn check_function(
                 (FailureKind::Timeout, format!("no answer within {}", helper::seconds(timeout)))
             }
         };
+        failed_switches.push(&call.switches);
         f.failures.push(failure(kind, call, case, call.expected.describe(), got));
     }
+    let only_with = only_with(function, &failed_switches, f.skipped);
     let answers = Answers { function, form, calls: &calls, cases: all, replies: &replies };
     if f.mismatches > 0 {
-        if let Some(cause) = stale_cache(helper, &answers) {
+        if let Some(cause) = cache::stale(helper, &answers) {
             f.causes.push(cause);
         } else {
             let explained = causes::explain(&answers);
@@ -256,7 +283,27 @@ fn check_function(
         f.causes.push(cause);
     }
     f.causes.extend(causes::fail_hard(&answers));
-    Ok(f)
+    f.causes.extend(only_with);
+    let replies = replies.into_iter().zip(raised).map(|(ok, err)| ok.map(Ok).or(err.map(Err))).collect();
+    Ok((f, locate::Checked { form, calls, replies }))
+}
+
+/// When every call that failed had the same one switch on (and every call was made), a cause naming it: the
+/// answers change when that switch is on.
+fn only_with(function: Function, failed: &[&[String]], skipped: usize) -> Option<report_cause::Cause> {
+    let [switch] = failed.first()? else { return None };
+    if skipped > 0 || !failed.iter().all(|s| s.len() == 1 && s[0] == *switch) {
+        return None;
+    }
+    Some(report_cause::Cause::new(
+        format!("only-with-{switch}"),
+        report_cause::CauseKind::LocatedComponent,
+        format!(
+            "Only calls with {switch}=1 disagree: your {} answers right with {switch}=0, so what {switch} changes is \
+             wrong.",
+            function.name()
+        ),
+    ))
 }
 
 /// A failure record of `call`.
@@ -270,47 +317,6 @@ fn failure(kind: FailureKind, call: &Call, case: &cases::Case, expected: String,
         expected,
         got,
     }
-}
-
-/// Wrong answers that come right when asked of a freshly imported module: state kept between calls, a cache keyed
-/// by the board alone (at most [`STALE_REPLAYS`] are asked again).
-fn stale_cache(helper: &mut Helper, answers: &Answers<'_>) -> Option<report_cause::Cause> {
-    let wrong: Vec<usize> = (0..answers.calls.len())
-        .filter(|&i| answers.replies[i].as_ref().is_some_and(|got| !answers.calls[i].expected.accepts(got)))
-        .take(STALE_REPLAYS)
-        .collect();
-    let first = *wrong.first()?;
-    let mut fresh_answer = None;
-    for &i in &wrong {
-        let call = &answers.calls[i];
-        let mut request = call.request(&answers.cases[call.case]);
-        request["fresh"] = Value::Bool(true);
-        match helper.call(&request) {
-            Reply::Ok(value)
-                if call.expected.accepts(&value) && judge::shape_ok(answers.form, answers.function, &value) =>
-            {
-                fresh_answer.get_or_insert(value);
-            }
-            _ => return None,
-        }
-    }
-    let call = &answers.calls[first];
-    let case = &answers.cases[call.case];
-    let got = answers.replies[first].as_ref().map(judge::python_text).unwrap_or_default();
-    let fresh = fresh_answer.as_ref().map(judge::python_text).unwrap_or_default();
-    Some(
-        report_cause::Cause::new(
-            "cache-keyed-by-board",
-            report_cause::CauseKind::Bug,
-            "Your cache outlives the search that filled it and is keyed by the board alone, so a board met again \
-             with the other player to move or another limit returns a stale value.",
-        )
-        .with_evidence(format!(
-            "{} on {}: you gave {got} after earlier calls, and {fresh} (right) as the first call of a fresh import",
-            call.describe(case),
-            case.label
-        )),
-    )
 }
 
 /// The agent file's bytes.

@@ -3,13 +3,14 @@
 //! A select function is only asked when `color` has a move (as the game manager does). The form without `limit`
 //! searches to the end, so it is only asked on small 4x4 boards ([`Case::full_depth`]). Alpha-beta node functions
 //! are asked once with the full window (exact comparison) and once with a narrowed window around, below or above
-//! the true value (any correct bound accepted).
+//! the true value (any correct bound accepted). Functions with `caching`/`ordering` are asked again with each switch
+//! on alone ([`switched_on`]).
 
 use serde_json::{json, Value};
 
 use super::cases::Case;
 use super::function::{Form, Function};
-use super::judge::Expected;
+use super::judge::{Expected, MoveSet};
 use super::reference::{self, NodeAnswer};
 use crate::game::othello::SizeError;
 
@@ -45,6 +46,22 @@ impl Call {
         format!("{}({})", self.function.name(), args.join(", "))
     }
 
+    /// The call as Python a student can paste after `board = ...`: `alphabeta_min_node(board, 1, float("-inf"),
+    /// float("inf"), 0, caching=1)`.
+    pub fn python(&self, case: &Case) -> String {
+        let bound = |x: Option<i32>, inf: &str| x.map_or_else(|| format!("float(\"{inf}\")"), |v| v.to_string());
+        let mut args = vec!["board".to_string(), case.color_number().to_string()];
+        if self.function.takes_window() {
+            args.push(bound(self.window.map(|w| w.0), "-inf"));
+            args.push(bound(self.window.map(|w| w.1), "inf"));
+        }
+        if let Some(limit) = self.limit {
+            args.push(limit.to_string());
+        }
+        args.extend(self.switches.iter().map(|s| format!("{s}=1")));
+        format!("{}({})", self.function.name(), args.join(", "))
+    }
+
     /// The request line for the helper (without its id).
     pub fn request(&self, case: &Case) -> Value {
         let n = case.grid.size();
@@ -59,7 +76,7 @@ impl Call {
             request["beta"] = beta;
         }
         if !self.switches.is_empty() {
-            request["switches"] = json!(1);
+            request["switches"] = json!(self.switches);
         } else if self.function == Function::SelectMoveAlphabeta {
             // Its node calls are counted, to tell alpha-beta from minimax.
             request["count"] = json!(true);
@@ -74,48 +91,96 @@ impl Call {
 /// [`SizeError`] if a case's board is not one the rules support (the check's cases always are).
 pub fn calls(function: Function, form: Form, cases: &[Case]) -> Result<Vec<Call>, SizeError> {
     let mut out = Vec::new();
-    if !form.callable() {
+    for (index, case) in cases.iter().enumerate() {
+        out.extend(calls_on(function, form, index, case)?);
+    }
+    Ok(out)
+}
+
+/// The calls of `function` in `form` on one case (`index` in the case list): none, one, or for an alpha-beta node
+/// the full window and a narrowed one.
+///
+/// # Errors
+/// [`SizeError`] if the board is not one the rules support.
+pub fn calls_on(function: Function, form: Form, index: usize, case: &Case) -> Result<Vec<Call>, SizeError> {
+    let mut out = Vec::new();
+    if !form.callable() || (function.selects() && !case.can_move()) {
         return Ok(out);
     }
-    for (index, case) in cases.iter().enumerate() {
-        if function.selects() && !case.can_move() {
-            continue;
-        }
-        let limit = match (function.searches(), form) {
-            (false, _) => None,
-            (true, Form::WithLimit) => Some(case.limit),
-            (true, _) if case.full_depth() => None,
-            (true, _) => continue,
-        };
-        let call = |expected, window| Call { function, case: index, limit, window, expected, switches: Vec::new() };
-        if !function.searches() {
-            out.push(call(Expected::Utility(reference::utility(&case.grid, case.color)), None));
-            continue;
-        }
-        let answer = reference::node(&case.grid, case.color, function.is_min(), limit)?;
-        if function.selects() {
-            if let Some(best) = answer.best {
-                out.push(call(Expected::Move(best), None));
+    let limit = match (function.searches(), form) {
+        (false, _) => None,
+        (true, Form::WithLimit) => Some(case.limit),
+        (true, _) if case.full_depth() => None,
+        (true, _) => return Ok(out),
+    };
+    let call = |expected, window| Call { function, case: index, limit, window, expected, switches: Vec::new() };
+    if !function.searches() {
+        out.push(call(Expected::Utility(reference::utility(&case.grid, case.color)), None));
+        return Ok(out);
+    }
+    let answer = reference::node(&case.grid, case.color, function.is_min(), limit)?;
+    if function.selects() {
+        out.extend(answer.best.map(|best| call(Expected::Move(best), None)));
+        return Ok(out);
+    }
+    out.push(call(Expected::Node(answer), None));
+    if function.takes_window() && answer.best.is_some() {
+        let (alpha, beta) = narrowed(answer, index);
+        out.push(call(Expected::Bound { value: answer.value, alpha, beta }, Some((alpha, beta))));
+    }
+    Ok(out)
+}
+
+/// The calls again with each switch on alone (`switches`: the ones the function takes), on the first `fixed`
+/// cases of `cases` that are 4x4 (cheap to search twice). With `caching` on, each board is asked again right away
+/// with the other color at the same limit (`twins` pairs a case with that twin), so a cache whose key leaves
+/// something out answers the second call from the first.
+///
+/// A switch may change which of equal moves is met first, so any move worth the right value is right, and a
+/// window call's bound rules are as without it. The one exception is the course's own test: it holds
+/// `select_move_alphabeta` with caching on to the move it picks without.
+///
+/// # Errors
+/// [`SizeError`] if a case's board is not one the rules support.
+pub fn switched_on(
+    function: Function,
+    form: Form,
+    switches: &[String],
+    cases: &[Case],
+    fixed: usize,
+    twins: &[(usize, usize)],
+) -> Result<Vec<Call>, SizeError> {
+    let mut out = Vec::new();
+    for switch in switches {
+        for index in (0..fixed.min(cases.len())).filter(|&i| cases[i].grid.size() == 4) {
+            let twin = twins.iter().find(|(of, _)| *of == index).map(|&(_, twin)| twin);
+            let asked = std::iter::once(index).chain(twin.filter(|_| switch == "caching"));
+            for at in asked {
+                let mut on = calls_on(function, form, at, &cases[at])?;
+                if switch == "caching" {
+                    // The narrowed window first: a cache that keeps a bound found under it as the node's value
+                    // then answers the full window wrong.
+                    on.reverse();
+                }
+                for call in on {
+                    let expected = relaxed(function, switch, &call, &cases[at])?;
+                    out.push(Call { switches: vec![switch.clone()], expected, ..call });
+                }
             }
-            continue;
-        }
-        out.push(call(Expected::Node(answer), None));
-        if function.takes_window() && answer.best.is_some() {
-            let (alpha, beta) = narrowed(answer, index);
-            out.push(call(Expected::Bound { value: answer.value, alpha, beta }, Some((alpha, beta))));
         }
     }
     Ok(out)
 }
 
-/// The calls again with every switch on (`switches`: the ones the function takes), on the first `fixed` cases of
-/// `cases` that are 4x4 (cheap to search twice): a cache or a move ordering must not change the answer.
-pub fn switched_on(calls: &[Call], switches: &[String], cases: &[Case], fixed: usize) -> Vec<Call> {
-    if switches.is_empty() {
-        return Vec::new();
-    }
-    let again = calls.iter().filter(|c| c.case < fixed && c.window.is_none() && cases[c.case].grid.size() == 4);
-    again.map(|c| Call { switches: switches.to_vec(), ..c.clone() }).collect()
+/// What is right for `call` with `switch` on (see [`switched_on`]).
+fn relaxed(function: Function, switch: &str, call: &Call, case: &Case) -> Result<Expected, SizeError> {
+    let tied = || reference::tied_moves(&case.grid, case.color, function.is_min(), call.limit).map(|m| MoveSet::of(&m));
+    Ok(match call.expected {
+        Expected::Node(answer) => Expected::Tied { value: answer.value, moves: tied()? },
+        Expected::Move(_) if function == Function::SelectMoveAlphabeta && switch == "caching" => call.expected,
+        Expected::Move(_) => Expected::AnyMove(tied()?),
+        other => other,
+    })
 }
 
 /// A window around the true value, entirely above it, or entirely below it, in turn by case index.
@@ -154,6 +219,7 @@ mod tests {
         let ab = calls(Function::AlphabetaMaxNode, Form::WithLimit, &cases).unwrap();
         let first = &ab[0];
         assert_eq!(first.describe(&cases[0]), "alphabeta_max_node(board, 1, -inf, inf, 1)");
+        assert_eq!(first.python(&cases[0]), "alphabeta_max_node(board, 1, float(\"-inf\"), float(\"inf\"), 1)");
         let request = first.request(&cases[0]);
         assert_eq!(request["board"][1], json!([0, 2, 1, 0]));
         assert_eq!((request["alpha"].clone(), request["limit"].clone()), (json!("-inf"), json!(1)));

@@ -52,6 +52,27 @@ pub fn node(grid: &Grid, color: Player, min_node: bool, limit: Option<u32>) -> R
     Ok(NodeAnswer { best: result.best, value })
 }
 
+/// Every move of the node's side whose child is worth the node's value: the moves a search that visits them in
+/// another order may rightly return (empty at a leaf). In `get_possible_moves` order, the template's first.
+///
+/// # Errors
+/// [`SizeError`] for a board the rules do not support (the check's cases never are).
+pub fn tied_moves(grid: &Grid, color: Player, min_node: bool, limit: Option<u32>) -> Result<Vec<Move>, SizeError> {
+    let answer = node(grid, color, min_node, limit)?;
+    if answer.best.is_none() {
+        return Ok(Vec::new());
+    }
+    let to_move = if min_node { color.opponent() } else { color };
+    let below = limit.map(|l| l.saturating_sub(1));
+    let mut out = Vec::new();
+    for mv in grid.legal_moves(to_move) {
+        if node(&grid.play(to_move, mv), color, !min_node, below)?.value == answer.value {
+            out.push(mv);
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
@@ -108,6 +129,11 @@ mod tests {
         let leaf = node(&stuck, Player::Max, false, Some(3)).unwrap();
         assert_eq!(leaf, NodeAnswer { best: None, value: 0 });
         assert_eq!(utility(&stuck, Player::Min), 0);
+        // Every first move at the 4x4 start is worth the same, at any depth by symmetry: all four tie.
+        let tied = tied_moves(&grid, Player::Max, false, Some(2)).unwrap();
+        assert_eq!(tied.len(), 4);
+        assert_eq!(tied[0], node(&grid, Player::Max, false, Some(2)).unwrap().best.unwrap());
+        assert!(tied_moves(&stuck, Player::Max, false, Some(3)).unwrap().is_empty());
     }
 
     proptest! {

@@ -29,7 +29,8 @@ ROLES = {
     "alphabeta_min_node": ("board", "color", "alpha", "beta", "limit"),
 }
 
-# Options of the later course, passed as 0, or as 1 when a request says "switches" (the answer must not change).
+# Options of the later course, passed as 0, or as 1 for the ones a request lists under "switches" (each is asked
+# alone, so a wrong answer names the switch).
 SWITCHES = ("caching", "ordering")
 
 # The node functions whose calls are counted (through the module's globals, so recursive calls count too).
@@ -155,6 +156,247 @@ def restore_nodes(module, originals):
         setattr(module, name, original)
 
 
+# ---- Isolation: one student function over the reference's others ----------------------------------------------
+#
+# A request with "isolate" calls the student's function with every other template function replaced by the
+# reference below (also under any other global name the module binds it to), and the reference's own calls of the
+# function under test go back to the student's: the function is checked on its own at every level of the search.
+# The calls it makes itself (to the reference, or to itself) are logged with what they returned.
+
+INF = float("inf")
+
+# Most logged calls per request.
+LOG_CAP = 400
+
+# The node function each node calls for the replies to its moves.
+PARTNERS = {
+    "minimax_max_node": "minimax_min_node",
+    "minimax_min_node": "minimax_max_node",
+    "alphabeta_max_node": "alphabeta_min_node",
+    "alphabeta_min_node": "alphabeta_max_node",
+}
+
+
+class Isolation:
+    """The state of one isolated call."""
+
+    def __init__(self):
+        self.tested = None
+        self.original = None
+        # The student's template functions as the module had them, by name.
+        self.originals = {}
+        self.forms = {}
+        self.on = []
+        self.log = []
+        self.depth = 0
+        # Node functions whose student version returned the value alone, or (value, move): the reference's stand-in
+        # then answers the same way, so the student's callers read it as they read their own.
+        self.bare = set()
+        self.value_first = set()
+
+
+ISO = Isolation()
+
+
+def shared():
+    """The project's othello_shared.py, which sits beside the student's module."""
+    import othello_shared
+
+    return othello_shared
+
+
+def read_args(name, args, kwargs):
+    """The board, color, window and limit of a call of `name` as the student's code makes it: by position, and
+    by keyword under the template's names or the names the student's own `name` gives its parameters."""
+    form = ISO.forms.get(name, ("with-limit", ""))[0]
+    roles = [r for r in ROLES[name] if form == "with-limit" or r != "limit"]
+    values = {"alpha": -INF, "beta": INF, "limit": None}
+    values.update(zip(roles, args))
+    names = dict((r, r) for r in roles)
+    original = ISO.originals.get(name)
+    if original is not None:
+        try:
+            kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            params = [p.name for p in inspect.signature(original).parameters.values()
+                      if p.kind in kinds and p.name not in SWITCHES]
+            names.update(zip(params, roles))
+        except (TypeError, ValueError):
+            pass
+    values.update((names[k], v) for k, v in kwargs.items() if k in names)
+    return values
+
+
+def value_of(result, name=None):
+    """The value of a node's answer: the second of (move, value) (the first where the student's `name` answers
+    (value, move)), or the answer itself."""
+    if isinstance(result, (tuple, list)) and len(result) == 2:
+        return result[0] if name in ISO.value_first else result[1]
+    return result
+
+
+def note_shape(name, result):
+    """Remembers how the student's node function `name` shapes its answer."""
+    if name not in NODES:
+        return
+    if not isinstance(result, (tuple, list)):
+        ISO.bare.add(name)
+    elif len(result) == 2 and isinstance(result[0], numbers.Real) and not isinstance(result[1], numbers.Real):
+        ISO.value_first.add(name)
+
+
+def student_call(function, name, board, color, alpha, beta, limit):
+    """Calls the student's `function` (template name `name`) the way its own signature takes it."""
+    form = ISO.forms.get(name, ("with-limit", ""))[0]
+    values = {"board": board, "color": color, "alpha": alpha, "beta": beta, "limit": limit}
+    args = [values[r] for r in ROLES[name] if form == "with-limit" or r != "limit"]
+    return function(*args, **{s: int(s in ISO.on) for s in switch_names(function)})
+
+
+def child_value(name, board, color, alpha, beta, limit):
+    """The value of a node the reference asks about: the student's function when it is the one under test."""
+    if name == ISO.tested:
+        return value_of(student_call(ISO.original, name, board, color, alpha, beta, limit), name)
+    return reference(name, board, color, alpha, beta, limit)[1]
+
+
+def reference(name, board, color, alpha, beta, limit):
+    """The template's answer: (move, value) for a node, (move, None) for a select, (None, utility)."""
+    s = shared()
+    if name == "compute_utility":
+        dark, light = s.get_score(board)
+        return None, (dark - light if color == 1 else light - dark)
+    if name.startswith("select_move"):
+        node = "minimax_max_node" if name == "select_move_minimax" else "alphabeta_max_node"
+        if node == ISO.tested:
+            return student_call(ISO.original, node, board, color, -INF, INF, limit)[0], None
+        return reference(node, board, color, -INF, INF, limit)[0], None
+    maximizing = name.endswith("max_node")
+    side = color if maximizing else 3 - color
+    moves = s.get_possible_moves(board, side)
+    if not moves or (limit is not None and limit <= 0):
+        return None, reference("compute_utility", board, color, None, None, None)[1]
+    pruning = name.startswith("alphabeta")
+    partner = PARTNERS[name]
+    below = None if limit is None else limit - 1
+    best_move, best = None, (-INF if maximizing else INF)
+    for i, j in moves:
+        value = child_value(partner, s.play_move(board, side, i, j), color, alpha, beta, below)
+        if (value > best) if maximizing else (value < best):
+            best_move, best = (i, j), value
+        if pruning and maximizing:
+            if best >= beta:
+                break
+            alpha = max(alpha, best)
+        elif pruning:
+            if best <= alpha:
+                break
+            beta = min(beta, best)
+    return best_move, best
+
+
+def logged(name, values, result, own):
+    """Logs a call the function under test made itself (not one made deeper, by the reference)."""
+    if len(ISO.log) >= LOG_CAP:
+        return
+    entry = {"f": name, "board": [list(row) for row in values["board"]], "color": values["color"]}
+    for key in ("alpha", "beta", "limit"):
+        entry[key] = plain(values[key])
+    entry["ret"] = plain(result)
+    if own:
+        entry["own"] = True
+    ISO.log.append(entry)
+
+
+def stand_in(name):
+    """The reference's `name`, shaped as the student's version answers (a bare value if it did)."""
+
+    def ref(*args, **kwargs):
+        values = read_args(name, args, kwargs)
+        direct = ISO.depth == 0
+        ISO.depth += 1
+        try:
+            move, value = reference(name, values["board"], values["color"], values["alpha"], values["beta"],
+                                    values["limit"])
+        finally:
+            ISO.depth -= 1
+        if name == "compute_utility":
+            result = value
+        elif name.startswith("select_move"):
+            result = move
+        elif name in ISO.bare:
+            result = value
+        elif name in ISO.value_first:
+            result = (value, move)
+        else:
+            result = (move, value)
+        if direct:
+            logged(name, values, result, False)
+        return result
+
+    return ref
+
+
+def own_calls(name, original):
+    """The function under test as its own recursive calls reach it: logged when made directly."""
+
+    def own(*args, **kwargs):
+        direct = ISO.depth == 0
+        ISO.depth += 1
+        try:
+            result = original(*args, **kwargs)
+        finally:
+            ISO.depth -= 1
+        if direct:
+            logged(name, read_args(name, args, kwargs), result, True)
+        return result
+
+    own.__wrapped__ = original
+    return own
+
+
+def defined_in(function, module):
+    """Whether `function` (or what it wraps, e.g. under functools.lru_cache) is the module's own code, whose calls
+    of the other template functions go through the module's globals."""
+    for _ in range(10):
+        if getattr(function, "__globals__", None) is module.__dict__:
+            return True
+        function = getattr(function, "__wrapped__", None)
+        if function is None:
+            return False
+    return False
+
+
+def isolated(module, name, call):
+    """Runs `call()` (the student's `name`) with the module's other template functions replaced by the reference,
+    under every global name that holds them; returns what it returned. The module is put back afterwards."""
+    scope = module.__dict__
+    originals = {n: scope.get(n) for n in ROLES}
+    replaced = {}
+    for key, value in list(scope.items()):
+        for n, original in originals.items():
+            if original is not None and value is original and callable(value):
+                replaced[key] = value
+                scope[key] = own_calls(n, original) if n == name else stand_in(n)
+    for n in ROLES:
+        if n not in replaced and n != name:
+            replaced[n] = scope.get(n, MISSING)
+            scope[n] = stand_in(n)
+    ISO.tested, ISO.original, ISO.log, ISO.depth = name, originals[name], [], 0
+    ISO.originals = {n: f for n, f in originals.items() if callable(f)}
+    try:
+        return call()
+    finally:
+        for key, value in replaced.items():
+            if value is MISSING:
+                scope.pop(key, None)
+            else:
+                scope[key] = value
+
+
+# Marks a global the module did not have.
+MISSING = object()
+
+
 def answer(module, forms, request):
     """The student's answer to one request, as the reply object (without its id)."""
     name = request.get("call")
@@ -171,12 +413,23 @@ def answer(module, forms, request):
     }
     with_limit = forms[name][0] == "with-limit" or "limit" not in ROLES[name]
     args = [values[role] for role in ROLES[name] if with_limit or role != "limit"]
-    on = 1 if request.get("switches") else 0
+    on = request.get("switches") or []
     CALLS[0] = 0
     # Counting costs a frame per node call, so only the calls that ask for it are counted.
     originals = count_nodes(module) if request.get("count") else {}
+    ISO.forms, ISO.on = forms, on
+
+    def call():
+        return function(*args, **{s: int(s in on) for s in switch_names(function)})
+
     try:
-        result = function(*args, **{s: on for s in switch_names(function)})
+        if request.get("isolate"):
+            if not defined_in(function, module):
+                return {"error": "HelperError: %s is not defined in the module, so it cannot be isolated" % name}
+            result = isolated(module, name, call)
+            return {"ok": plain(result), "log": ISO.log}
+        result = call()
+        note_shape(name, result)
         return {"ok": plain(result), "calls": CALLS[0] if request.get("count") else None}
     except BaseException as exc:
         return {"error": describe(exc)}

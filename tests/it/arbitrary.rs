@@ -1,0 +1,98 @@
+//! Proptest strategies for whole reports: names and output text that reach every character a hand-in can put in
+//! a folder name or print (commas, quotes, line breaks, controls XML forbids, ANSI escapes), fractional points
+//! (per-line credit, sums that leave float noise), every status, hidden and visible cases, every `show`.
+
+use proptest::prelude::*;
+use referee::harness::model::{
+    Captured, CaseResult, FirstDifference, RunReport, Show, Status, SubmissionResult, Visibility, SCHEMA_VERSION,
+};
+
+/// A character: often one that breaks hand-written codecs, otherwise any at all.
+fn awkward_char() -> impl Strategy<Value = char> {
+    prop_oneof![
+        3 => prop::sample::select(vec![
+            ',', '"', '\'', '\n', '\r', '\t', '=', '+', '-', '@', ' ', '<', '>', '&', ';', '\\', 'é', '✓',
+            '\u{0}', '\u{8}', '\u{1b}', '\u{7f}', '\u{85}', '\u{feff}', '\u{fffe}', '\u{ffff}', '\u{1f600}',
+        ]),
+        2 => prop::char::range('a', 'z'),
+        1 => any::<char>(),
+    ]
+}
+
+/// Any text up to `max` characters.
+pub fn text(max: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(awkward_char(), 0..=max).prop_map(|chars| chars.into_iter().collect())
+}
+
+/// A number of points: whole, a decimal a TA types (0.849, 2.5), or a share of lines matched (2/3).
+pub fn points() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        (0u32..=20).prop_map(f64::from),
+        (0u32..=20_000).prop_map(|k| f64::from(k) / 1000.0),
+        (0u32..=30, 1u32..=30).prop_map(|(a, b)| f64::from(a.min(b)) / f64::from(b)),
+        (0.0f64..100.0),
+    ]
+}
+
+/// One case worth some points, scored at most that many.
+fn case(name: String) -> impl Strategy<Value = CaseResult> {
+    (
+        (points(), 0.0f64..=1.0, prop::sample::select(Status::ALL.to_vec())),
+        prop::sample::select(vec![Visibility::Visible, Visibility::Hidden, Visibility::AfterDueDate]),
+        prop::sample::select(vec![Show::Full, Show::ActualOnly, Show::VerdictOnly]),
+        (text(12), text(40), text(40)),
+    )
+        .prop_map(move |((max, share, status), visibility, show, (detail, stdout, stderr))| {
+            let score = if status.is_pass() { max } else { max * share };
+            CaseResult {
+                args: vec!["7".into(), detail.clone()],
+                score,
+                visibility,
+                show,
+                detail,
+                difference: (status == Status::Failed).then(|| FirstDifference {
+                    line: 1,
+                    expected: Some("Move: 3".into()),
+                    actual: stdout.lines().next().map(String::from),
+                }),
+                expected: "Move: 3\n".into(),
+                stdout: Captured { bytes: stdout.len(), text: stdout, ..Captured::default() },
+                stderr: Captured { bytes: stderr.len(), text: stderr, ..Captured::default() },
+                ..CaseResult::new(name.clone(), status, max)
+            }
+        })
+}
+
+/// One submission of 1..=6 cases with distinct names (now and then one named like the gradebook's `handin`
+/// column), from a hand-in with any name or none; its score and maximum are the sums of its cases', as the
+/// comparer makes them (float noise included).
+pub fn submission() -> impl Strategy<Value = SubmissionResult> {
+    let name = prop_oneof![4 => text(10), 1 => Just("handin".to_string())];
+    let source = prop_oneof![1 => Just(String::new()), 3 => text(16).prop_map(|n| format!("submissions/{n}"))];
+    (text(16), source, prop::collection::btree_set(name, 1..=6))
+        .prop_flat_map(|(id, source, names)| {
+            let cases: Vec<_> = names.into_iter().map(case).collect();
+            (Just(id), Just(source), cases)
+        })
+        .prop_map(|(id, source, cases)| SubmissionResult {
+            id,
+            source,
+            build: None,
+            score: cases.iter().map(|c| c.score).sum(),
+            max_score: cases.iter().map(|c| c.max_score).sum(),
+            cases,
+            run: "r".into(),
+            fingerprint: "f".into(),
+            handin: String::new(),
+            sandbox: Vec::new(),
+        })
+}
+
+/// A report of 1..=4 submissions.
+pub fn report() -> impl Strategy<Value = RunReport> {
+    (text(12), prop::collection::vec(submission(), 1..=4)).prop_map(|(suite, submissions)| RunReport {
+        schema: SCHEMA_VERSION,
+        suite,
+        submissions,
+    })
+}

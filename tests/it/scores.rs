@@ -1,0 +1,252 @@
+//! Scores that survive import: random fractional points (0.849, 2/3, sums with float noise) and hidden/visible
+//! mixes through every renderer, read back. Machine formats keep the value exactly (JSON, Gradescope, PrairieLearn;
+//! the gradebook CSV and JUnit's score properties in `codec.rs`); Classroom 50's whole points are the exact points
+//! times one power of ten up to 10⁴, cut at 10⁻⁴ of a point and never rounded up; text for people (Markdown, the
+//! terminal, JUnit's evidence) shows at most four decimals, cut, never rounded up. Every student-facing format that
+//! can say so says that some tests are hidden when some are.
+
+use proptest::prelude::*;
+use referee::harness::model::{RunReport, Show, Status, SubmissionResult, Visibility, SCHEMA_VERSION};
+use referee::harness::render::classroom50::{self, Identity};
+use referee::harness::render::{gradescope, markdown, prairielearn, render, Format, RenderOptions};
+use serde_json::Value;
+
+use crate::arbitrary;
+
+const OPTIONS: RenderOptions = RenderOptions { color: false, redact: true };
+
+/// Checks that `shown`, a number as a report prints it, is `exact` to four decimals: not above it (beyond float
+/// noise) and less than 10⁻⁴ below it.
+fn shown_as(shown: &str, exact: f64, what: &str) -> Result<(), TestCaseError> {
+    let value: f64 =
+        shown.trim().parse().map_err(|_| TestCaseError::fail(format!("{what}: '{shown}' is no number")))?;
+    let noise = 1e-9 * exact.abs().max(1.0);
+    prop_assert!(value <= exact + noise && exact - value < 1e-4 + noise, "{what}: {exact} shown as {shown}");
+    Ok(())
+}
+
+/// `X / Y` (or `X/Y`) checked against a score and its maximum.
+fn points_as(shown: &str, score: f64, max: f64, what: &str) -> Result<(), TestCaseError> {
+    let (x, y) = shown.split_once('/').ok_or_else(|| TestCaseError::fail(format!("{what}: '{shown}'")))?;
+    shown_as(x, score, what)?;
+    shown_as(y, max, what)
+}
+
+fn json(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes).unwrap()
+}
+
+fn same(a: &Value, b: f64) -> bool {
+    a.as_f64().is_some_and(|a| a.to_bits() == b.to_bits())
+}
+
+fn has_hidden(s: &SubmissionResult) -> bool {
+    s.cases.iter().any(|c| c.visibility == Visibility::Hidden)
+}
+
+fn identity() -> Identity {
+    Identity {
+        classroom: "cs540".into(),
+        assignment: "takestones".into(),
+        assignment_type: "individual".into(),
+        owner: "alice".into(),
+        submission: "submit/2026-09-01T10-00-00Z-abc1234".into(),
+        commit: "https://example.org/c".into(),
+        release: "https://example.org/r".into(),
+        review: "https://example.org/v".into(),
+        datetime: "2026-09-01T10:00:00Z".into(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// The JSON report reads back into the same model, every score bit for bit.
+    #[test]
+    fn json_keeps_every_score_exactly(report in arbitrary::report()) {
+        let mut out = Vec::new();
+        render(Format::Json, &report, &RenderOptions::default(), &mut out).unwrap();
+        let back: RunReport = serde_json::from_slice(&out).unwrap();
+        prop_assert_eq!(back, report);
+    }
+
+    /// Gradescope's score and every test's points are the stored values; hidden tests are announced.
+    #[test]
+    fn gradescope_keeps_every_score_exactly(s in arbitrary::submission()) {
+        let mut out = Vec::new();
+        gradescope::render_submission(&s, &OPTIONS, &mut out).unwrap();
+        let v = json(&out);
+        prop_assert!(same(&v["score"], s.score), "{} for {}", v["score"], s.score);
+        for (test, case) in v["tests"].as_array().unwrap().iter().zip(&s.cases) {
+            prop_assert!(same(&test["score"], case.score) && same(&test["max_score"], case.max_score), "{test}");
+        }
+        let unseen = s.cases.iter().any(|c| c.visibility != Visibility::Visible);
+        prop_assert_eq!(v["output"].as_str().unwrap().contains("Some tests are hidden"), unseen);
+        points_as(v["output"].as_str().unwrap()["Score: ".len()..].split(". ").next().unwrap(), s.score, s.max_score,
+            "summary")?;
+    }
+
+    /// PrairieLearn's score is exactly the share earned; the tests' points are the stored values.
+    #[test]
+    fn prairielearn_keeps_every_score_exactly(s in arbitrary::submission()) {
+        let mut out = Vec::new();
+        prairielearn::render_submission(&s, &OPTIONS, &mut out).unwrap();
+        let v = json(&out);
+        if s.has_harness_error() {
+            prop_assert_eq!(&v["gradable"], &Value::Bool(false));
+            return Ok(());
+        }
+        let share = if s.max_score > 0.0 { (s.score / s.max_score).clamp(0.0, 1.0) } else { 0.0 };
+        prop_assert!(same(&v["score"], share), "{} for {share}", v["score"]);
+        for (test, case) in v["tests"].as_array().unwrap().iter().zip(&s.cases) {
+            prop_assert!(same(&test["points"], case.score) && same(&test["max_points"], case.max_score), "{test}");
+        }
+        prop_assert_eq!(v["output"].as_str().is_some_and(|o| o.contains("Some tests are hidden")), has_hidden(&s));
+    }
+
+    /// Classroom 50's whole points are the exact points times one power of ten (at most 10⁴), cut at 10⁻⁴ of a
+    /// point: never above, less than one unit below, a partial score never a full one.
+    #[test]
+    fn classroom50_scales_and_never_rounds_up(s in arbitrary::submission()) {
+        let mut out = Vec::new();
+        classroom50::render_submission(&s, &identity(), &OPTIONS, &mut out).unwrap();
+        let v = json(&out);
+        let tests = v["tests"].as_array().unwrap();
+        let whole = |t: &Value, key: &str| t[key].as_u64().unwrap() as f64;
+        let within =
+            |k: f64, got: f64, exact: f64, units: f64| got <= exact * k + 1e-6 && exact * k - got < units + 1e-6;
+        let fits = |k: f64, got: f64, exact: f64| within(k, got, exact, 1.0);
+        let k = [1.0, 10.0, 100.0, 1000.0, 10_000.0]
+            .into_iter()
+            .find(|&k| tests.iter().zip(&s.cases).all(|(t, c)| fits(k, whole(t, "max-score"), c.max_score)));
+        prop_assert!(k.is_some(), "no power of ten explains the maxima: {tests:?}");
+        let k = k.unwrap();
+        for (t, c) in tests.iter().zip(&s.cases) {
+            let (got, max) = (whole(t, "score"), whole(t, "max-score"));
+            // A partial score whose cut meets its cut maximum is one unit below it: up to two units short then.
+            let units = if got + 1.0 == max { 2.0 } else { 1.0 };
+            prop_assert!(within(k, got, c.score, units), "{} of {} written as {got} at x{k}", c.score, c.max_score);
+            prop_assert!(got <= max);
+            if c.score < c.max_score - 1e-9 * c.max_score.max(1.0) {
+                prop_assert!(got < max, "partial {} of {} written as full {got}/{max}", c.score, c.max_score);
+            }
+            if c.visibility == Visibility::Hidden {
+                prop_assert!(t["output"].as_str().unwrap().contains("a hidden test"));
+            }
+        }
+        let sum = |key: &str| tests.iter().map(|t| t[key].as_u64().unwrap()).sum::<u64>();
+        prop_assert_eq!(v["score"].as_u64(), Some(sum("score")));
+        prop_assert_eq!(v["max-score"].as_u64(), Some(sum("max-score")));
+    }
+
+    /// Markdown's title, table rows and hidden row give each score to four decimals, never rounded up.
+    #[test]
+    fn markdown_shows_every_score_to_four_decimals(s in arbitrary::submission()) {
+        let mut out = Vec::new();
+        markdown::render_submission(&s, &OPTIONS, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let title = text.lines().next().unwrap();
+        points_as(title.rsplit_once(": ").unwrap().1, s.score, s.max_score, "title")?;
+        let mut rows = text.lines().skip_while(|l| *l != "| case | arguments | status | points |").skip(2);
+        let cell = |row: &str| row.strip_suffix(" |").and_then(|r| r.rsplit_once(" | ")).map(|(_, p)| p.to_string());
+        for case in s.cases.iter().filter(|c| c.visibility != Visibility::Hidden) {
+            let row = rows.next().unwrap_or_default();
+            points_as(&cell(row).unwrap_or_default(), case.score, case.max_score, row)?;
+        }
+        let hidden: Vec<_> = s.cases.iter().filter(|c| c.visibility == Visibility::Hidden).collect();
+        if !hidden.is_empty() {
+            let row = rows.next().unwrap_or_default();
+            prop_assert!(row.contains(&format!("*{} hidden case", hidden.len())), "{row}");
+            let score: f64 = hidden.iter().map(|c| c.score).sum();
+            let max: f64 = hidden.iter().map(|c| c.max_score).sum();
+            points_as(&cell(row).unwrap_or_default(), score, max, row)?;
+        }
+        prop_assert_eq!(text.contains("Some tests are hidden"), !hidden.is_empty());
+    }
+
+    /// The terminal's `score:` line gives the score to four decimals, never rounded up.
+    #[test]
+    fn the_terminal_shows_the_score_to_four_decimals(s in arbitrary::submission()) {
+        let report = RunReport { schema: SCHEMA_VERSION, suite: "s".into(), submissions: vec![s.clone()] };
+        let mut out = Vec::new();
+        render(Format::Terminal, &report, &OPTIONS, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let line = text.lines().rev().find(|l| l.starts_with("score: ")).unwrap();
+        points_as(&line["score: ".len()..], s.score, s.max_score, line)?;
+    }
+
+    /// JUnit's evidence gives each failed case's points to four decimals, never rounded up.
+    #[test]
+    fn junit_evidence_shows_points_to_four_decimals(s in arbitrary::submission()) {
+        let report = RunReport { schema: SCHEMA_VERSION, suite: "s".into(), submissions: vec![s.clone()] };
+        let mut out = Vec::new();
+        render(Format::Junit, &report, &OPTIONS, &mut out).unwrap();
+        let xml = String::from_utf8(out).unwrap();
+        let doc = roxmltree::Document::parse(&xml).unwrap();
+        let cases = doc.descendants().filter(|n| n.has_tag_name("testcase"));
+        for (testcase, case) in cases.zip(&s.cases) {
+            let shown = case.visibility != Visibility::Hidden && case.show != Show::VerdictOnly;
+            if case.status == Status::Passed || !shown {
+                continue;
+            }
+            let text = testcase.first_element_child().and_then(|f| f.text()).unwrap_or_default();
+            let line = text.lines().find(|l| l.starts_with("score: ")).unwrap_or_default();
+            points_as(line.strip_prefix("score: ").unwrap_or_default(), case.score, case.max_score, line)?;
+        }
+    }
+}
+
+/// The reporter's bug: 0.849 of a point is 0.849 in every format, and 8490 of 10000 in Classroom 50; and a score
+/// a hair short of full (0.99996 of 1) is kept exactly where a program reads it and shown as 0.9999, never as full
+/// marks, where a person does (report.html included).
+#[test]
+fn a_score_of_0_849_is_never_1() {
+    for (score, exact, shown, units) in [(0.849, "0.849", "0.849", 8490), (0.99996, "0.99996", "0.9999", 9999)] {
+        let mut case = referee::harness::model::CaseResult::new("official-1".into(), Status::Failed, 1.0);
+        case.score = score;
+        let s = SubmissionResult {
+            id: "alice".into(),
+            source: String::new(),
+            build: None,
+            cases: vec![case],
+            score,
+            max_score: 1.0,
+            run: String::new(),
+            fingerprint: String::new(),
+            handin: String::new(),
+            sandbox: Vec::new(),
+        };
+        let report = RunReport { schema: SCHEMA_VERSION, suite: "s".into(), submissions: vec![s.clone()] };
+        for (format, text) in [
+            (Format::Csv, exact),
+            (Format::Junit, exact),
+            (Format::Json, exact),
+            (Format::Gradescope, exact),
+            (Format::Prairielearn, exact),
+            (Format::Md, shown),
+            (Format::Terminal, shown),
+        ] {
+            let mut out = Vec::new();
+            render(format, &report, &OPTIONS, &mut out).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            assert!(out.contains(text), "{format:?} lost {exact}:\n{out}");
+            for full in ["1 / 1", "1/1", "score: 1\n", "\"score\": 1,", "\"score\": 1.0"] {
+                assert!(!out.contains(full), "{format:?} shows {exact} as full marks ({full}):\n{out}");
+            }
+        }
+        let mut out = Vec::new();
+        prairielearn::render_submission(&s, &OPTIONS, &mut out).unwrap();
+        let v = json(&out);
+        assert!(same(&v["score"], score) && same(&v["tests"][0]["points"], score), "{v}");
+        let mut html = Vec::new();
+        let feedback = |_: &str| String::new();
+        let page = referee::harness::render::html::ClassPage { title: "t".into(), expected: 1, feedback: &feedback };
+        referee::harness::render::html::render_class(&report, &page, &mut html).unwrap();
+        let html = String::from_utf8(html).unwrap();
+        assert!(html.contains(&format!("{shown} / 1")) && !html.contains("1 / 1<"), "report.html:\n{html}");
+        let mut out = Vec::new();
+        classroom50::render_submission(&s, &identity(), &OPTIONS, &mut out).unwrap();
+        let v = json(&out);
+        assert_eq!((v["score"].as_u64(), v["max-score"].as_u64()), (Some(units), Some(10_000)), "{v}");
+    }
+}
