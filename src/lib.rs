@@ -9,6 +9,7 @@
 pub mod app;
 pub mod cli;
 pub mod diagnose;
+pub mod exercise;
 pub mod game;
 pub mod harness;
 pub mod keys;

@@ -43,7 +43,7 @@ fn java_source(answers: &[(String, String)]) -> String {
 /// CPU time used so far by this process and the children it has waited for (`/proc/self/stat`: utime, stime,
 /// cutime, cstime, in ticks of 10 ms), or zero where it cannot be read. Unlike wall time it barely moves when
 /// other work shares the machine, so the overhead it shows survives a loaded benchmark.
-fn cpu_now() -> Duration {
+pub(crate) fn cpu_now() -> Duration {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return Duration::ZERO };
     let Some((_, rest)) = stat.rsplit_once(") ") else { return Duration::ZERO };
     // After the command name: state is field 3 of the line, utime field 14.

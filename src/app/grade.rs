@@ -430,8 +430,8 @@ fn status_note(r: &SubmissionResult) -> String {
     }
 }
 
-/// 0 when everything passed, 3 when the grader failed somewhere, otherwise 1.
-fn verdict(results: &[SubmissionResult]) -> u8 {
+/// 0 when everything passed, 3 when the grader failed somewhere, otherwise 1 (also `exercise grade`'s).
+pub fn verdict(results: &[SubmissionResult]) -> u8 {
     if results.iter().any(SubmissionResult::has_harness_error) {
         exit::INTERNAL
     } else if results.iter().all(SubmissionResult::all_passed) {

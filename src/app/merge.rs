@@ -262,7 +262,9 @@ fn merge_class(shards: &[(PathBuf, Manifest)], final_dir: &Path, out: &mut dyn W
     }
     let graded = if subs.iter().any(SubmissionResult::has_harness_error) {
         exit::INTERNAL
-    } else if first.command != "grade" || subs.iter().all(SubmissionResult::all_passed) {
+    } else if !matches!(first.command.as_str(), "grade" | "exercise grade")
+        || subs.iter().all(SubmissionResult::all_passed)
+    {
         exit::SUCCESS
     } else {
         exit::FAILED

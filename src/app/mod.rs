@@ -8,6 +8,7 @@ mod bench_scale;
 pub mod check;
 pub mod class_report;
 pub mod classroom50;
+pub mod exercise;
 pub mod gen;
 pub mod grade;
 pub mod gradescope;

@@ -54,6 +54,7 @@ fn main() -> ExitCode {
             Command::Merge(args) => app::merge::run(args, &mut out, &mut err),
             Command::Gradescope(command) => app::gradescope::run(command, &mut out, &mut err),
             Command::Prairielearn(args) => app::prairielearn::run(args, &mut out, &mut err),
+            Command::Exercise(command) => app::exercise::run(command, &mut out, &mut err),
         };
         let _ = out.flush();
         code

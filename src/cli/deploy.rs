@@ -11,7 +11,7 @@ use clap::{Args, Subcommand, ValueEnum};
 run). The merged folder holds what one unsharded run writes: results, Gradescope files, feedback, gradebook, JUnit, \
 report, games; for a tournament the standings and ratings computed over every game. A folder given twice counts \
 once; merging again rewrites the same files.\nExit codes: as the merged command's (grade: 0 all passed, 1 some case \
-did not pass; games: 0; 5 every student failed a case the same way), 2 a missing, duplicated, unfinished or \
+did not pass, as exercise grade; games: 0; 5 every student failed a case the same way), 2 a missing, duplicated, unfinished or \
 foreign shard (named), 3 an I/O error.")]
 pub struct MergeArgs {
     /// The shards' --out folders.
@@ -52,7 +52,9 @@ pub enum GradescopeVisibility {
 #[command(after_help = "GRADE-ARGS are what follows `referee grade` in the command you use, minus the class and \
 output options (--dir, --submissions, --out, --format, -j, --fresh, --shard), which the autograder supplies: \
 `--suite S --build B --cmd C [limits] [--accept ...]` for a suite, `mancala [--stones ...] [--points P] ...` or \
-`othello [--games G] [--size 6] ...` for an agent. A `--` before them is optional.\n\
+`othello [--games G] [--size 6] ...` for an agent, `exercise --seed S --kind K,...` for written problems (each \
+student graded on their own variant; --id-field says which submission_metadata.json field is their id). A `--` \
+before them is optional.\n\
 Examples:\n  referee gradescope bundle --out autograder.zip -- --suite builtin:takestones-stats-2019 --shell \\\n    \
 --build 'javac -d {dir} {dir}/*.java' --cmd 'java -cp {dir} TakeStones {args}'\n  referee gradescope bundle --out \
 othello.zip -- othello --games 2 --size 6 --time 2 --seed 7\n\
@@ -81,6 +83,10 @@ pub struct BundleArgs {
     /// The referee binary to ship (default: this one). It must run on Gradescope's Ubuntu 22.04/24.04 images.
     #[arg(long)]
     pub binary: Option<PathBuf>,
+    /// `exercise` assignments: the field of submission_metadata.json's first user holding the id the sheets were
+    /// made for: email (the default), email-login (the part before the @, such as a NetID), sid, name or id.
+    #[arg(long, value_parser = ["email", "email-login", "sid", "name", "id"])]
+    pub id_field: Option<String>,
     /// A known-correct hand-in (folder or zip), graded now with the grade arguments: unless it gets full marks the
     /// zip is not written (exit 3). It is shipped too, with its result, so the autograder can tell a broken set-up
     /// on Gradescope from a student's fault.

@@ -2,6 +2,7 @@
 //! [`crate::app`], so tests call the same code without a process.
 
 mod deploy;
+mod exercise;
 pub mod exit;
 pub mod keys_solvers;
 mod keys_tree;
@@ -9,6 +10,7 @@ mod othello;
 mod platforms;
 
 pub use deploy::{BundleArgs, GradescopeCommand, GradescopeVisibility, MergeArgs, RunArgs};
+pub use exercise::{ExerciseCheckArgs, ExerciseCommand, ExerciseGradeArgs, ExerciseMakeArgs};
 pub use keys_solvers::{CspArgs, MdpArgs};
 pub use keys_tree::{HillclimbArgs, TreeArgs};
 pub use othello::{OthelloGradeArgs, OthelloMatchArgs, OthelloOptions, OthelloRules, OthelloTournamentArgs};
@@ -112,6 +114,10 @@ pub enum Command {
     /// PrairieLearn's external grader: grade /grade/student against the question's suite, write
     /// /grade/results/results.json.
     Prairielearn(PrairielearnArgs),
+    /// Written problems, a different one for every student: `exercise make` the sheets and the key, `exercise
+    /// grade` the answer files (misconceptions named), `exercise check` an answer file's form.
+    #[command(subcommand)]
+    Exercise(ExerciseCommand),
 }
 
 /// `referee match GAME`.
@@ -628,6 +634,9 @@ pub enum BenchTarget {
     /// The model of scale: per-student cost of a real Java Take-Stones class (--students, -j --jobs) and per-game
     /// cost of Othello between Python agents, turned into times for 1,500 students and a 300-player tournament.
     Scale,
+    /// Written problems: `exercise make` and `exercise grade` on a synthetic class of --students (the target is
+    /// 1,500), -j --jobs, and how many of their variants and answer keys are distinct.
+    Exercise,
 }
 
 /// Which Take-Stones board the benchmark runs on.

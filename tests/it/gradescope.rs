@@ -18,7 +18,7 @@ fn bundle(dir: &Path, name: &str, grade: &[&str]) -> PathBuf {
 }
 
 /// [`bundle`] with bundle `options` (`--points`, `--visibility`, ...).
-fn bundle_with(dir: &Path, name: &str, options: &[&str], grade: &[&str]) -> PathBuf {
+pub fn bundle_with(dir: &Path, name: &str, options: &[&str], grade: &[&str]) -> PathBuf {
     let zip = dir.join(format!("{name}.zip"));
     let out = Command::cargo_bin("referee")
         .unwrap()
@@ -33,7 +33,7 @@ fn bundle_with(dir: &Path, name: &str, options: &[&str], grade: &[&str]) -> Path
 }
 
 /// Lays the bundle out under a fresh root as Gradescope does: the zip in `source/`, `run_autograder` copied up.
-fn install(zip: &Path, root: &Path) {
+pub fn install(zip: &Path, root: &Path) {
     let mut archive = zip::ZipArchive::new(fs::File::open(zip).unwrap()).unwrap();
     archive.extract(root.join("source")).unwrap();
     fs::copy(root.join("source/run_autograder"), root.join("run_autograder")).unwrap();
@@ -48,7 +48,7 @@ fn autograde(zip: &Path, submission: &dyn Fn(&Path)) -> Value {
     run_autograder(root.path())
 }
 
-fn run_autograder(root: &Path) -> Value {
+pub fn run_autograder(root: &Path) -> Value {
     let out = std::process::Command::new("bash")
         .arg(root.join("run_autograder"))
         .env("AUTOGRADER_ROOT", root)

@@ -39,7 +39,7 @@ fn python_class(dir: &Path) {
     }
 }
 
-fn load_results(out: &Path) -> Vec<SubmissionResult> {
+pub fn load_results(out: &Path) -> Vec<SubmissionResult> {
     let mut all: Vec<SubmissionResult> = fs::read_dir(out.join("results"))
         .unwrap()
         .map(|e| serde_json::from_slice(&fs::read(e.unwrap().path()).unwrap()).unwrap())
@@ -291,7 +291,7 @@ fn browser() -> Option<&'static str> {
 
 /// Loads `page` in headless Chromium: screenshots at desktop and phone width into the test temp folder
 /// (`target/tmp/html-report/`, with a copy of the page), and the DOM after load.
-fn browser_dom(page: &Path, name: &str) -> Option<String> {
+pub fn browser_dom(page: &Path, name: &str) -> Option<String> {
     let browser = browser()?;
     let url = format!("file://{}", page.display());
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-report");

@@ -20,7 +20,7 @@ use clap::Parser;
 use serde_json::{json, Value};
 
 use super::bundle::{Config, Kind, CONFIG, SOURCE};
-use crate::cli::{exit, Command, RefereeCli, RunArgs};
+use crate::cli::{exit, Command, ExerciseCommand, RefereeCli, RunArgs};
 use crate::harness::grade::class::write_atomic;
 use crate::harness::grade::solution::full_marks;
 use crate::harness::model::{RunReport, Status, SubmissionResult};
@@ -93,6 +93,54 @@ pub fn harness_error(message: &str) -> Value {
     })
 }
 
+/// The student's id for an exercise: `field` of the first user in `ROOT/submission_metadata.json`
+/// (`email-login` is the email's part before the `@`).
+fn student_id(root: &Path, field: &str) -> Result<String, String> {
+    let path = root.join("submission_metadata.json");
+    let bytes = std::fs::read(&path).map_err(|e| format!("{} cannot be read: {e}", path.display()))?;
+    let metadata: Value = serde_json::from_slice(&bytes).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+    let user = &metadata["users"][0];
+    let key = if field == "email-login" { "email" } else { field };
+    let value = match &user[key] {
+        Value::String(s) => s.trim().to_string(),
+        Value::Number(n) => n.to_string(),
+        _ => String::new(),
+    };
+    let value = if field == "email-login" { value.split('@').next().unwrap_or_default().to_string() } else { value };
+    if value.is_empty() {
+        return Err(format!(
+            "cannot tell which student this is: submission_metadata.json has no users[0].{key} (the bundle's \
+             --id-field is {field})"
+        ));
+    }
+    Ok(value)
+}
+
+/// Grades an exercise submission against the variants of the student `submission_metadata.json` names.
+fn grade_exercise(root: &Path, config: &Config, err: &mut dyn Write) -> Result<SubmissionResult, String> {
+    let submission = root.join("submission");
+    let id = student_id(root, config.id_field.as_deref().unwrap_or("email"))?;
+    let mut argv: Vec<String> = vec!["referee".into(), "exercise".into(), "grade".into()];
+    argv.extend(config.grade.iter().skip(1).cloned());
+    argv.extend(["--dir".into(), submission.display().to_string(), "--id".into(), id]);
+    argv.extend(["--format".into(), "json".into(), "--color".into(), "never".into()]);
+    let cli = RefereeCli::try_parse_from(&argv).map_err(|e| {
+        format!("the autograder's grade arguments are invalid: {}", crate::app::clap_failure("exercise grade", &e).0)
+    })?;
+    let Command::Exercise(ExerciseCommand::Grade(args)) = &cli.command else {
+        return Err("invariant: the arguments parse as `exercise grade`".into());
+    };
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let code = crate::app::exercise::grade::run(args, &mut stdout, &mut stderr);
+    let _ = err.write_all(&stderr);
+    let report: Option<RunReport> = serde_json::from_slice(&stdout).ok();
+    report.and_then(|r| r.submissions.into_iter().next()).ok_or_else(|| {
+        let text = String::from_utf8_lossy(&stderr);
+        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("no message").to_string();
+        format!("`referee exercise grade` ended with exit code {code}: {first}")
+    })
+}
+
 /// Grades the submission; `Err` is a message for [`harness_error`]. A submission short of full marks in a bundle
 /// that ships the course's solution is checked against it: when the solution, which had full marks where the
 /// bundle was made, is short of them here too, the autograder is broken, and that is what the student is told.
@@ -100,6 +148,9 @@ fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, Str
     let submission = root.join("submission");
     if !submission.is_dir() {
         return Err(format!("there is no submission folder at {}", submission.display()));
+    }
+    if config.kind == Kind::Exercise {
+        return results_json(&grade_exercise(root, config, err)?, config);
     }
     let source = root.join("source");
     let args: Vec<String> = config.grade.iter().map(|a| a.replace(SOURCE, &source.display().to_string())).collect();
@@ -143,7 +194,7 @@ pub fn grade_as_student(
             argv.extend(["--dir".into(), submission.display().to_string(), "--format".into(), "json".into()]);
             argv.extend(["--color".into(), "never".into()]);
         }
-        Kind::Mancala | Kind::Othello => {
+        Kind::Mancala | Kind::Othello | Kind::Exercise => {
             let class = scratch.path().join("class");
             std::fs::create_dir_all(&class).map_err(|e| format!("{}: {e}", class.display()))?;
             std::os::unix::fs::symlink(submission, class.join(STUDENT))
@@ -155,7 +206,7 @@ pub fn grade_as_student(
     let (code, stdout, stderr) = run_grade(&argv, "the autograder's grade arguments", err)?;
     let problem = || problem_line(code, &String::from_utf8_lossy(&stderr));
     let result: SubmissionResult = match kind {
-        Kind::Suite => {
+        Kind::Suite | Kind::Exercise => {
             let report: RunReport = serde_json::from_slice(&stdout).map_err(|_| problem())?;
             report.submissions.into_iter().next().ok_or_else(problem)?
         }
@@ -222,7 +273,7 @@ fn results_json(result: &SubmissionResult, config: &Config) -> Result<Value, Str
         }
     }
     value["score"] = json!(result.score * scale);
-    if config.kind != Kind::Suite {
+    if matches!(config.kind, Kind::Mancala | Kind::Othello) {
         let won = result
             .cases
             .iter()

@@ -39,6 +39,8 @@ pub enum Kind {
     Mancala,
     /// An Othello agent (`referee grade othello ...`).
     Othello,
+    /// Written problems, each student's own variant (`referee exercise grade ...`).
+    Exercise,
 }
 
 /// `config.json`: how `run_autograder` grades.
@@ -61,6 +63,10 @@ pub struct Config {
     pub stdout_visibility: String,
     /// The referee version that made the bundle.
     pub referee: String,
+    /// Exercise assignments: the field of `submission_metadata.json`'s first user that holds the id the sheets
+    /// were made for (`email`, `email-login` for the part before the `@`, `sid`, `name`, `id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id_field: Option<String>,
     /// The course's solution inside the bundle (`solution` or `solution.zip`), which got full marks when the
     /// bundle was made; graded again in the container when a submission loses points, to tell a broken
     /// autograder from a student's fault.
@@ -118,6 +124,7 @@ pub fn run(args: &BundleArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             Kind::Suite => "suite",
             Kind::Mancala => "Mancala",
             Kind::Othello => "Othello",
+            Kind::Exercise => "written exercise",
         },
         if plan.packages.is_empty() { "nothing".to_string() } else { plan.packages.join(" ") }
     );
@@ -161,6 +168,27 @@ struct Plan {
     checks: Vec<String>,
 }
 
+/// The fields of `submission_metadata.json`'s user an exercise bundle can take the id from (the first is the
+/// default).
+const ID_FIELDS: [&str; 5] = ["email", "email-login", "sid", "name", "id"];
+
+/// Removes `--id-field F` (or `--id-field=F`) from an exercise's grade arguments and returns F, checked.
+fn take_id_field(grade: &mut Vec<String>) -> Result<Option<String>, String> {
+    let Some(at) = grade.iter().position(|a| a == "--id-field" || a.starts_with("--id-field=")) else {
+        return Ok(None);
+    };
+    let flag = grade.remove(at);
+    let value = match flag.split_once('=') {
+        Some((_, v)) => v.to_string(),
+        None if at < grade.len() => grade.remove(at),
+        None => return Err("--id-field: expected a value: email, email-login, sid, name or id".into()),
+    };
+    if !ID_FIELDS.contains(&value.as_str()) {
+        return Err(format!("--id-field {value}: expected email, email-login, sid, name or id"));
+    }
+    Ok(Some(value))
+}
+
 fn plan(args: &BundleArgs) -> Result<Plan, String> {
     let mut grade: Vec<String> = args.grade.clone();
     if grade.first().is_some_and(|a| a == "grade") {
@@ -183,20 +211,39 @@ fn plan(args: &BundleArgs) -> Result<Plan, String> {
     let kind = match grade.first().map(String::as_str) {
         Some("mancala") => Kind::Mancala,
         Some("othello") => Kind::Othello,
+        Some("exercise") => Kind::Exercise,
         _ => Kind::Suite,
     };
-    if kind != Kind::Suite && args.points.is_some() {
+    let game = matches!(kind, Kind::Mancala | Kind::Othello);
+    if game && args.points.is_some() {
         return Err("--points: the game graders take their own --points (put it after `mancala`/`othello`)".into());
     }
-    if kind != Kind::Suite && !grade.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
+    // `exercise --seed S --id-field sid`: the bundle's own option written among the grade arguments.
+    let mut id_field = args.id_field.clone();
+    if kind == Kind::Exercise {
+        id_field = take_id_field(&mut grade)?.or(id_field);
+    } else if id_field.is_some() {
+        return Err("--id-field: only an `exercise` bundle grades each student's own variant".into());
+    }
+    if kind == Kind::Exercise && grade.iter().any(|a| a == "--id" || a.starts_with("--id=")) {
+        return Err(
+            "--id: the autograder takes each student's id from submission_metadata.json (see --id-field)".into()
+        );
+    }
+    if game && !grade.iter().any(|a| a == "--seed" || a.starts_with("--seed=")) {
         // Every student meets the same random games: fair, and a regrade gives the same result.
         grade.extend(["--seed".to_string(), "1".to_string()]);
     }
     // Parse as `grade` would, with the submission the autograder will supply.
     let mut argv: Vec<String> = vec!["referee".into(), "grade".into()];
     argv.extend(grade.iter().cloned());
+    if kind == Kind::Exercise {
+        // `exercise --seed S ...` is `referee exercise grade --seed S ...`.
+        argv = vec!["referee".into(), "exercise".into(), "grade".into()];
+        argv.extend(grade.iter().skip(1).cloned());
+    }
     argv.extend(match kind {
-        Kind::Suite => ["--dir".to_string(), "submission".to_string()],
+        Kind::Suite | Kind::Exercise => ["--dir".to_string(), "submission".to_string()],
         _ => ["--submissions".to_string(), "class".to_string()],
     });
     let cli = RefereeCli::try_parse_from(&argv).map_err(|e| crate::app::clap_failure("grade arguments", &e).0)?;
@@ -261,9 +308,15 @@ fn plan(args: &BundleArgs) -> Result<Plan, String> {
         kind,
         grade,
         points: args.points,
-        visibility: args.visibility.map(|v| visibility_name(v).to_string()),
+        // An exercise's feedback holds the right answers: shown before grades are published, a student could
+        // copy them into a resubmission. The TA may still choose otherwise.
+        visibility: args
+            .visibility
+            .map(|v| visibility_name(v).to_string())
+            .or_else(|| (kind == Kind::Exercise).then(|| "after_published".to_string())),
         stdout_visibility: visibility_name(args.stdout_visibility).to_string(),
         referee: env!("CARGO_PKG_VERSION").to_string(),
+        id_field: (kind == Kind::Exercise).then(|| id_field.unwrap_or_else(|| ID_FIELDS[0].to_string())),
         solution: args.solution.as_ref().map(|dir| solution_entry(dir).to_string()),
     };
     Ok(Plan { config, local, suite, packages, checks })

@@ -1,0 +1,174 @@
+//! Grading one student's answer file against their variants: a case per part in the harness's result model,
+//! scored by the items right ([`super::mark`]), with the misconception named ([`super::misconception`]) when the
+//! answer is what a known wrong method gives on this variant.
+//!
+//! Nothing a student writes can stop grading or pass silently as zero: a missing section, a missing or doubled
+//! answer and an answer that cannot be read each get a one-line detail naming the part, the place in the file,
+//! and what was expected. An answer file made for another variant (the `variant =` line of the template) is not
+//! graded against this one: its parts are harness errors, for the TA to look at (a wrong `--seed`, or a sheet
+//! that was not this student's), never a loss of points.
+
+use super::answer::{parse, resolve, Answer};
+use super::file::AnswerFile;
+use super::mark::{mark, shows};
+use super::part::Part;
+use super::Variant;
+use crate::harness::model::{Captured, CaseResult, FirstDifference, Status};
+
+/// Points a whole problem is worth when `--points` is not given.
+pub const PROBLEM_POINTS: f64 = 10.0;
+
+/// The case name of a part: `alphabeta: nodes never visited`.
+pub fn case_name(variant: &Variant, part: &Part) -> String {
+    format!("{}: {}", variant.kind.name(), part.spec.title)
+}
+
+/// A case for `part`, unscored, with what the right answer is.
+fn base(variant: &Variant, part: &Part, status: Status, points: f64) -> CaseResult {
+    let mut case = CaseResult::new(case_name(variant, part), status, part_points(part, points));
+    case.args = vec![variant.code.clone()];
+    case.expected = format!("{}\n", part.expected.show());
+    case
+}
+
+/// What `part` is worth when its problem is worth `points`.
+pub fn part_points(part: &Part, points: f64) -> f64 {
+    part.spec.points * points / PROBLEM_POINTS
+}
+
+fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// Every part of every variant as a build error: the hand-in holds no answer file (`why` says what it holds).
+pub fn unanswered(variants: &[Variant], why: &str, points: f64) -> Vec<CaseResult> {
+    let mut cases = Vec::new();
+    for variant in variants {
+        for part in &variant.parts {
+            let mut case = base(variant, part, Status::BuildError, points);
+            case.detail = why.to_string();
+            cases.push(case);
+        }
+    }
+    cases
+}
+
+/// Grades `file` against `variants`, each problem worth `points`.
+pub fn grade(variants: &[Variant], file: &AnswerFile, points: f64) -> Vec<CaseResult> {
+    let mut cases = Vec::new();
+    for variant in variants {
+        let kind = variant.kind.name();
+        let section = file.section(variant.kind);
+        let foreign =
+            section.and_then(|s| s.variant.as_ref()).filter(|(code, _)| !code.eq_ignore_ascii_case(&variant.code));
+        for part in &variant.parts {
+            let case = match (section, foreign) {
+                (_, Some((code, at))) => {
+                    let mut case = base(variant, part, Status::HarnessError, points);
+                    case.detail = format!(
+                        "not graded: {at} says the answers are for variant {code}, but this student's {kind} problem \
+                         is {}; grade with the --seed the sheets were made with, or check which sheet the student \
+                         answered",
+                        variant.code
+                    );
+                    case
+                }
+                (None, _) => {
+                    let mut case = base(variant, part, Status::Failed, points);
+                    let mut detail = format!("no answer: the file has no [{kind}] section (copy it from the template)");
+                    if let Some(problem) = file.problems.first() {
+                        detail.push_str(&format!("; {problem}"));
+                    }
+                    case.detail = detail;
+                    case
+                }
+                (Some(section), None) => answer(variant, part, section, points),
+            };
+            cases.push(case);
+        }
+    }
+    cases
+}
+
+/// The case of one part of a section.
+fn answer(variant: &Variant, part: &Part, section: &super::file::Section, points: f64) -> CaseResult {
+    let kind = variant.kind.name();
+    let key = part.spec.key;
+    let expected = format!("expected {}", part.spec.form.example());
+    let given = section.answers(key);
+    let mut case = base(variant, part, Status::Failed, points);
+    let entry = match given.as_slice() {
+        [] => {
+            let unknown: Vec<String> = section.unknown.iter().map(|(k, at)| format!("'{k}' ({at})")).collect();
+            let hint = if unknown.is_empty() {
+                String::new()
+            } else {
+                format!("; the section has unknown keys {}", unknown.join(", "))
+            };
+            case.detail = format!("no answer: [{kind}] has no '{key} =' line{hint}");
+            case.stdout = captured("");
+            return case;
+        }
+        [one] => *one,
+        several => {
+            let places: Vec<&str> = several.iter().map(|e| e.at.as_str()).collect();
+            case.detail = format!(
+                "cannot tell which answer counts: '{key}' is answered {} times ({}); keep one",
+                several.len(),
+                places.join(", ")
+            );
+            case.stdout = captured(&several.iter().map(|e| e.value.as_str()).collect::<Vec<_>>().join("\n"));
+            return case;
+        }
+    };
+    case.stdout = captured(&entry.value);
+    if entry.value.trim().is_empty() {
+        case.detail = format!("no answer: '{key} =' is blank ({}); {expected}", entry.at);
+        return case;
+    }
+    let read = parse(part.spec.form, &entry.value).and_then(|a| resolve(a, &part.vocabulary, part.what));
+    let given: Answer = match read {
+        Ok(a) => a,
+        Err(why) => {
+            case.detail = format!("cannot read the answer to '{key}' ({}): {why}; {expected}", entry.at);
+            return case;
+        }
+    };
+    let marked = mark(&part.expected, &given);
+    let fraction = marked.fraction();
+    case.score = round(case.max_score * fraction);
+    if fraction >= 1.0 {
+        case.status = Status::Passed;
+        case.detail = "right".into();
+        return case;
+    }
+    let right = if marked.items > 1 {
+        format!("{} of {} items right", marked.right, marked.items)
+    } else {
+        "wrong".to_string()
+    };
+    let notes = if marked.notes.is_empty() { String::new() } else { format!(" ({})", marked.notes.join("; ")) };
+    case.detail = format!("{right}{notes}");
+    case.difference =
+        Some(FirstDifference { line: 1, expected: Some(part.expected.show()), actual: Some(given.show()) });
+    case.causes = part
+        .wrong
+        .iter()
+        .filter(|(_, w)| shows(&part.expected, w, &given))
+        .map(|(m, w)| m.cause(&given.show(), &w.show(), &part.expected.show()))
+        .collect();
+    if case.causes.len() > 1 {
+        // Each method explains the answer alone; the answer cannot tell which was used, and must not pretend to.
+        case.detail.push_str(&format!(
+            "; {} known wrong methods give this same answer, so it does not show which one was used",
+            case.causes.len()
+        ));
+    }
+    case
+}
+
+/// The answer as the case's output (a blank one shown as such, so no report says a program printed nothing).
+fn captured(text: &str) -> Captured {
+    let text = if text.trim().is_empty() { "(no answer)\n".to_string() } else { format!("{}\n", text.trim_end()) };
+    Captured { bytes: text.len(), text, ..Captured::default() }
+}
