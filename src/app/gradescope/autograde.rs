@@ -197,7 +197,7 @@ pub fn grade_as_student(
         Kind::Mancala | Kind::Othello | Kind::Exercise => {
             let class = scratch.path().join("class");
             std::fs::create_dir_all(&class).map_err(|e| format!("{}: {e}", class.display()))?;
-            std::os::unix::fs::symlink(submission, class.join(STUDENT))
+            crate::harness::runner::platform::symlink(submission, &class.join(STUDENT))
                 .map_err(|e| format!("{}: {e}", class.display()))?;
             argv.extend(["--submissions".into(), class.display().to_string()]);
             argv.extend(["--out".into(), class_out.display().to_string()]);

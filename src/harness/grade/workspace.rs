@@ -217,8 +217,7 @@ fn extract_zip(path: &Path, dest: &Path, budget: &mut Budget) -> Result<(), Work
             });
         }
         if let Some(mode) = executable_mode(entry.unix_mode()) {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&target, fs::Permissions::from_mode(mode)).map_err(io_at)?;
+            crate::harness::runner::platform::set_mode(&target, mode).map_err(io_at)?;
         }
     }
     Ok(())

@@ -58,7 +58,7 @@ impl Placement {
             // Other limits: leave the old slot (moving back) before taking a new one.
             *slot = None;
             let cgroup = RunCgroup::create(name, limits)?;
-            let tid = rustix::thread::gettid().as_raw_nonzero().get().to_string();
+            let tid = thread_id();
             for (i, dir) in cgroup.dirs().iter().enumerate() {
                 if std::fs::write(dir.join("tasks"), &tid).is_err() {
                     // Not movable here: back out and let the launcher join the run's own cgroups.
@@ -119,7 +119,7 @@ impl Drop for Slot {
     /// Moves this thread back to the grader's cgroups; the slot's own cgroups are dropped after this (pooled when
     /// empty, otherwise removed once they empty).
     fn drop(&mut self) {
-        let tid = rustix::thread::gettid().as_raw_nonzero().get().to_string();
+        let tid = thread_id();
         for parent in &self.parents {
             let _ = std::fs::write(parent.join("tasks"), &tid);
         }
@@ -128,6 +128,19 @@ impl Drop for Slot {
 
 thread_local! {
     static SLOT: RefCell<Option<Slot>> = const { RefCell::new(None) };
+}
+
+/// This thread's id as cgroup v1's `tasks` file takes it (cgroups exist only on Linux; elsewhere no slot is ever
+/// made, and the empty id would be refused).
+fn thread_id() -> String {
+    #[cfg(target_os = "linux")]
+    {
+        rustix::thread::gettid().as_raw_nonzero().get().to_string()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        String::new()
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! one cannot see, or one left behind). A uid whose leftovers could not be cleaned is retired for this grader.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
 /// The first uid leased to submissions. No passwd entry is needed for a uid to run a process.
@@ -51,10 +51,17 @@ pub fn retire(uid: u32) {
     retired().lock().unwrap_or_else(|p| p.into_inner()).insert(uid);
 }
 
+/// No uid is ever leased where there are no Unix users to switch to.
+#[cfg(not(unix))]
+fn lock_dir() -> Option<PathBuf> {
+    None
+}
+
 /// The lock folder: [`LOCK_DIR`], made root-only; where `/run` cannot be written, a folder in the temp folder.
+#[cfg(unix)]
 fn lock_dir() -> Option<PathBuf> {
     use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
-    let fixed = Path::new(LOCK_DIR);
+    let fixed = std::path::Path::new(LOCK_DIR);
     let made = std::fs::DirBuilder::new().recursive(true).mode(0o700).create(fixed);
     if made.is_ok() {
         let _ = std::fs::set_permissions(fixed, std::fs::Permissions::from_mode(0o700));
@@ -78,6 +85,7 @@ pub fn lease() -> Option<Lease> {
             .write(true)
             .open(dir.join(uid.to_string()))
             .ok()?;
+        #[cfg(unix)]
         rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive).ok()?;
         // Locked now: a process of the uid that appeared since the scan (a run of a grader whose lock this one
         // cannot see) still keeps it from being lent, and so do System V objects it cannot remove.
@@ -88,7 +96,14 @@ pub fn lease() -> Option<Lease> {
     })
 }
 
+/// No `/proc` to read: nobody runs as a leased uid.
+#[cfg(not(unix))]
+fn uids_in_use() -> HashSet<u32> {
+    HashSet::new()
+}
+
 /// The leasable uids some process on this machine (as far as this `/proc` shows) runs as.
+#[cfg(unix)]
 fn uids_in_use() -> HashSet<u32> {
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir("/proc") else { return HashSet::new() };

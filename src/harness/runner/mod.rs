@@ -28,6 +28,7 @@ pub mod layers;
 pub mod lease;
 mod limits;
 pub mod plan;
+pub mod platform;
 pub mod policy;
 pub mod preflight;
 pub mod probe;

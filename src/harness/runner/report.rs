@@ -11,8 +11,11 @@
 //! those (the grader's own user with no Landlock and no PID namespace) could open it, and such a run can do
 //! anything the grader can: `referee sandbox` says so.
 
+#[cfg(unix)]
 use std::hash::{BuildHasher, Hasher};
+#[cfg(unix)]
 use std::io::Read;
+#[cfg(unix)]
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::PathBuf;
 
@@ -30,6 +33,7 @@ pub struct Report {
 }
 
 /// The grader's end of one launcher's report channel.
+#[cfg(unix)]
 #[derive(Debug)]
 pub struct ReportPipe {
     read: OwnedFd,
@@ -37,14 +41,54 @@ pub struct ReportPipe {
     nonce: String,
 }
 
+/// Without Unix pipes there is no launcher to report (the launcher is Linux-only): making one fails.
+#[cfg(not(unix))]
+#[derive(Debug)]
+pub struct ReportPipe;
+
+#[cfg(not(unix))]
+impl ReportPipe {
+    /// Always an error: no launcher runs on this system.
+    ///
+    /// # Errors
+    /// Always.
+    pub fn new() -> std::io::Result<ReportPipe> {
+        Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "running programs needs Linux (or WSL) for now"))
+    }
+
+    /// Never reached (no pipe is ever made).
+    pub fn launcher_end(&self) -> (PathBuf, String) {
+        (PathBuf::new(), String::new())
+    }
+
+    /// Never reached (no pipe is ever made).
+    pub fn finish(self) -> Report {
+        Report::default()
+    }
+}
+
+#[cfg(unix)]
 impl ReportPipe {
     /// A new channel.
     ///
     /// # Errors
     /// When no pipe can be made.
     pub fn new() -> std::io::Result<ReportPipe> {
-        use rustix::pipe::{pipe_with, PipeFlags};
-        let (read, write) = pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
+        #[cfg(target_os = "linux")]
+        let (read, write) = {
+            use rustix::pipe::{pipe_with, PipeFlags};
+            pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?
+        };
+        // No pipe2 on macOS: the same flags, set one call after the other.
+        #[cfg(not(target_os = "linux"))]
+        let (read, write) = {
+            use rustix::io::{fcntl_setfd, FdFlags};
+            let (read, write) = rustix::pipe::pipe()?;
+            fcntl_setfd(&read, FdFlags::CLOEXEC)?;
+            fcntl_setfd(&write, FdFlags::CLOEXEC)?;
+            rustix::fs::fcntl_setfl(&read, rustix::fs::OFlags::NONBLOCK)?;
+            (read, write)
+        };
         Ok(ReportPipe { read, write: Some(write), nonce: nonce() })
     }
 
@@ -65,6 +109,7 @@ impl ReportPipe {
 }
 
 /// The report in `text`: only lines that start with `nonce` count.
+#[cfg(unix)]
 fn parse(text: &str, nonce: &str) -> Report {
     let mut report = Report::default();
     for line in text.lines() {
@@ -95,6 +140,7 @@ pub fn line(nonce: &str, word: &str, detail: &str) -> String {
 }
 
 /// 128 unpredictable bits: SipHash under the process's random keys, of a counter and the time.
+#[cfg(unix)]
 fn nonce() -> String {
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -109,7 +155,7 @@ fn nonce() -> String {
     format!("{:016x}{:016x}", half(1), half(2))
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

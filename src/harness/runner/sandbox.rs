@@ -215,6 +215,7 @@ pub fn become_subreaper() {
     }
 }
 
+#[cfg(target_os = "linux")]
 static SUBREAPER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// In a subreaper: kills this run's orphans and reaps every unmanaged child (orphans that have exited).
