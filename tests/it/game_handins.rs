@@ -25,4 +25,5 @@ fn an_unreadable_othello_handin_is_a_harness_error_not_the_students_build_error(
     let feedback = std::fs::read_dir(out_dir.join("feedback")).unwrap().flatten().next().unwrap().path();
     let text = std::fs::read_to_string(feedback).unwrap();
     assert!(text.contains("the grader could not read the hand-in"), "{text}");
+    assert!(text.contains("not your fault") && !text.contains("Build failed"), "{text}");
 }

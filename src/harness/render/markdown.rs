@@ -8,6 +8,7 @@
 //! Suite `takestones`: 1 of 8 cases passed (1 passed, 1 failed, 1 timeout, …).
 //!
 //! ## Build failed                       (only when the build step failed)
+//! ## The grader could not prepare ...  (instead, when every case is a harness error)
 //!
 //! Command: `javac Main.java`
 //!
@@ -108,7 +109,14 @@ fn write_submission(s: &SubmissionResult, suite: Option<&str>, out: &mut dyn Wri
     }
 
     if let Some(build) = s.build.as_ref().filter(|b| !b.ok) {
-        writeln!(out, "\n## Build failed\n")?;
+        // A build step that failed through the grader's fault (an unreadable hand-in, a missing toolchain) is
+        // never headed as the student's failed build.
+        let graders = !s.cases.is_empty() && s.cases.iter().all(|c| c.status == Status::HarnessError);
+        if graders {
+            writeln!(out, "\n## The grader could not prepare this hand-in (not your fault)\n")?;
+        } else {
+            writeln!(out, "\n## Build failed\n")?;
+        }
         writeln!(out, "Command: {}\n", code(&build.command, false))?;
         let (lines, _) = excerpt::head_lines(&build.message, usize::MAX);
         write_block("text", &lines, out)?;
