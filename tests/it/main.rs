@@ -1,5 +1,5 @@
 //! Integration tests: one binary, a module per subsystem.
-#![allow(clippy::unwrap_used, reason = "tests fail loudly on purpose")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly on purpose")]
 
 mod arbitrary;
 mod check;
