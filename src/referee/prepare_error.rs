@@ -16,10 +16,10 @@ impl From<crate::harness::grade::workspace::WorkspaceError> for PrepareError {
     /// Laying out a hand-in: a broken or oversized archive is the student's; a hand-in the grader cannot read (a
     /// link into nowhere, a pipe, a folder it may not open) or a scratch folder it cannot write is the grader's.
     fn from(e: crate::harness::grade::workspace::WorkspaceError) -> Self {
-        use crate::harness::grade::workspace::WorkspaceError;
-        match e {
-            WorkspaceError::Io { .. } => PrepareError::Setup(format!("the grader could not read the hand-in: {e}")),
-            other => PrepareError::Build(other.to_string()),
+        if e.is_graders() {
+            PrepareError::Setup(e.explained())
+        } else {
+            PrepareError::Build(e.to_string())
         }
     }
 }

@@ -76,12 +76,8 @@ pub fn grade_submission(
         Ok(dir) => dir,
         Err(e) => {
             // A broken or oversized archive is the student's; a hand-in the grader cannot read is not.
-            let (status, message) = match e {
-                WorkspaceError::Io { .. } => {
-                    (Status::HarnessError, format!("the grader could not read the hand-in: {e}"))
-                }
-                _ => (Status::BuildError, format!("the submission could not be unpacked: {e}")),
-            };
+            let status = if e.is_graders() { Status::HarnessError } else { Status::BuildError };
+            let message = e.explained();
             let build = BuildResult { ok: false, command: String::new(), message: message.clone(), elapsed_ms: 0 };
             return Ok(finish(Some(build), not_run(suite, status, &message)));
         }

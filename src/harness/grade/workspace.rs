@@ -92,6 +92,23 @@ pub fn copy_folder(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<(), 
     hand_over(dest, sandbox).map_err(io_at(dest))
 }
 
+impl WorkspaceError {
+    /// Whether laying out the hand-in failed through the grader (it could not read the hand-in or write its
+    /// copy) rather than through what the student handed in (a broken or oversized archive).
+    pub fn is_graders(&self) -> bool {
+        matches!(self, WorkspaceError::Io { .. })
+    }
+
+    /// The line that says so, for the student and the TA alike.
+    pub fn explained(&self) -> String {
+        if self.is_graders() {
+            format!("the grader could not read the hand-in: {self}")
+        } else {
+            format!("the submission could not be unpacked: {self}")
+        }
+    }
+}
+
 /// `Ok` when `path` is a folder or a regular file: anything else (a broken link, a pipe, a device) is refused before
 /// it is opened, since opening a pipe would wait forever.
 ///
