@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use crate::cli::{exit, BenchArgs, BenchLang};
 use crate::harness::grade::class::{discover, grade_class, make_traversable, Store};
 use crate::harness::grade::{for_each_parallel, GradeConfig, PreparedSuite};
+use crate::harness::runner::phases::{self, Phase};
 use crate::harness::runner::{self, Limits, RunSpec, Sandbox, Template};
 use crate::harness::suite::{builtin, Expected};
 
@@ -187,9 +188,14 @@ fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
     // keep each one's median: on a shared 2-core machine single timings swing by 10%.
     let _ = bare(1);
     let (mut b1, mut g1, mut bj, mut gj) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut steps: Vec<Vec<Duration>> = vec![Vec::new(); Phase::ALL.len()];
     for round in 0..ROUNDS {
         b1.push(bare(1));
+        let before = phases::totals();
         g1.push(graded(1, &format!("j1-{round}"))?);
+        for (i, ((_, after), (_, before))) in phases::totals().into_iter().zip(before).enumerate() {
+            steps[i].push(after.saturating_sub(before));
+        }
         bj.push(bare(jobs));
         gj.push(graded(jobs, &format!("jn-{round}"))?);
     }
@@ -233,7 +239,90 @@ fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
         per_run(cpu_graded),
         pct(cpu_graded, cpu_bare)
     );
-    setup_cost(work.path(), out)
+    print_steps(&steps, n, per_run(bare_1), out);
+    setup_cost(work.path(), out)?;
+    if !java {
+        let first: Vec<String> = answers.first().map(|(a, _)| a.split(' ').map(String::from).collect()).unwrap_or_default();
+        python_in_place(work.path(), &python, &python_source(&answers), &first, out)?;
+    }
+    Ok(())
+}
+
+/// One trivial Python run, bare and through the runner with the launcher and every layer, in a folder of the
+/// sandbox user's that is neither copied nor removed: what the launch alone adds to a Python program, the floor
+/// under every grading step.
+fn python_in_place(
+    work: &Path,
+    python: &str,
+    source: &str,
+    args: &[String],
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    const RUNS: usize = 30;
+    let dir = work.join("in-place");
+    make_traversable(&dir).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("takestones.py"), source).map_err(|e| e.to_string())?;
+    let (sandbox, _lease) = Sandbox::default_for_this_process().lease();
+    crate::harness::runner::sandbox::hand_over(&dir, &sandbox).map_err(|e| e.to_string())?;
+    let mut argv: Vec<std::ffi::OsString> = vec![dir.join("takestones.py").into()];
+    argv.extend(args.iter().map(Into::into));
+    let bare = || {
+        let start = Instant::now();
+        let _ = Command::new(python).args(&argv).stdin(Stdio::null()).output();
+        start.elapsed()
+    };
+    let through = || -> Result<Duration, String> {
+        let spec = RunSpec {
+            program: python.into(),
+            args: argv.clone(),
+            cwd: dir.clone(),
+            stdin: None,
+            env: Vec::new(),
+            limits: Limits::default(),
+            sandbox: sandbox.clone(),
+            cancel: None,
+        };
+        let start = Instant::now();
+        runner::run(&spec).map_err(|e| e.to_string())?;
+        Ok(start.elapsed())
+    };
+    let _ = (bare(), through()?);
+    let (mut b, mut t) = (Vec::new(), Vec::new());
+    let (mut cpu_b, mut cpu_t) = (Duration::ZERO, Duration::ZERO);
+    for _ in 0..RUNS {
+        let cpu = cpu_now();
+        b.push(bare());
+        let between = cpu_now();
+        t.push(through()?);
+        cpu_b += between.saturating_sub(cpu);
+        cpu_t += cpu_now().saturating_sub(between);
+    }
+    let (b, t) = (median(b).as_secs_f64() * 1e3, median(t).as_secs_f64() * 1e3);
+    let (cpu_b, cpu_t) = (cpu_b.as_secs_f64() * 1e3 / RUNS as f64, cpu_t.as_secs_f64() * 1e3 / RUNS as f64);
+    let _ = writeln!(
+        out,
+        "a Python run in place (no copy, no removal; median of {RUNS}): bare {b:.2} ms, through the runner with the \
+         launcher and every layer {t:.2} ms ({:+.2} ms, {:+.1}%); CPU {cpu_b:.2} ms against {cpu_t:.2} ms ({:+.1}%)",
+        t - b,
+        (t / b - 1.0) * 100.0,
+        (cpu_t / cpu_b - 1.0) * 100.0
+    );
+    Ok(())
+}
+
+/// Where graded `-j 1` spends its time per run, step by step (median of the rounds), beside the bare run.
+fn print_steps(steps: &[Vec<Duration>], runs: f64, bare: f64, out: &mut dyn Write) {
+    let ms: Vec<f64> = steps.iter().map(|v| median(v.clone()).as_secs_f64() * 1e3 / runs).collect();
+    let each: Vec<String> =
+        Phase::ALL.iter().zip(&ms).map(|(phase, m)| format!("{} {m:.2}", phase.name())).collect();
+    let _ = writeln!(out, "graded -j 1 per run, ms by step (median of {ROUNDS}): {}", each.join(", "));
+    let program = Phase::ALL.iter().position(|&p| p == Phase::Program).map_or(0.0, |i| ms[i]);
+    let others: f64 = ms.iter().sum::<f64>() - program;
+    let _ = writeln!(
+        out,
+        "  launch+program {program:.2} ms against {bare:.2} bare ({:+.2}); every other step {others:.2} ms",
+        program - bare
+    );
 }
 
 /// Runs of `true` through the runner, with and without the sandbox layers: the difference of the medians is what

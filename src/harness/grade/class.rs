@@ -9,7 +9,9 @@ use super::parallel::for_each_parallel;
 use super::prepared::PreparedSuite;
 use super::resume::plan;
 use super::submission::{fingerprint, grade_submission, Cancelled, GradeConfig};
+use super::workspace::{discard, settle};
 use crate::harness::model::SubmissionResult;
+use crate::harness::runner::phases::{self, Phase};
 
 pub use super::roster::{discover, ClassError, Entry};
 pub use super::store::{safe_name, write_atomic, Store};
@@ -60,18 +62,20 @@ pub fn grade_class(
             let scratch = scratch_root.join(safe_name(&entry.id));
             let _ = make_traversable(&scratch);
             let result = grade_submission(&entry.id, &entry.path, &scratch, suite, config);
-            let _ = fs::remove_dir_all(&scratch);
+            phases::time(Phase::Remove, || discard(&scratch, &config.sandbox));
             result.map(|r| SubmissionResult { handin: todo.handin.clone(), ..r })
         },
         |_, result| match result {
             Ok(result) => {
-                let saved = store.save(&result);
+                let saved = phases::time(Phase::Store, || store.save(&result));
                 summary.graded += 1;
                 on_done(&result, saved);
             }
             Err(Cancelled) => cancelled = true,
         },
     );
+    // Nothing of the class is left once it returns: the scratch folders still being removed are waited for.
+    settle();
     if cancelled {
         Err(Cancelled)
     } else {

@@ -8,12 +8,13 @@ use std::time::{Duration, Instant};
 use super::parallel::for_each_parallel;
 use super::prepared::PreparedSuite;
 use super::python_syntax;
-use super::workspace::{copy_folder, lay_out, WorkspaceError};
+use super::workspace::{copy_folder, discard, lay_out, WorkspaceError};
 use crate::harness::compare::judge;
 use crate::harness::model::{
     relative_to_hand_in, BuildResult, Captured, CaseResult, Cause, FirstDifference, Keep, Status, SubmissionResult,
     EXCERPT_BYTES,
 };
+use crate::harness::runner::phases::{self, Phase};
 use crate::harness::runner::{self, Exit, Limits, RunSpec, Sandbox, Template};
 use crate::harness::suite::{Expected, SuiteCase};
 
@@ -58,7 +59,7 @@ pub fn grade_submission(
 ) -> Result<SubmissionResult, Cancelled> {
     let fingerprint = fingerprint(suite, config);
     // A uid of its own while it is graded (with dedicated users), released when this function returns.
-    let (sandbox, _lease) = config.sandbox.lease();
+    let (sandbox, _lease) = phases::time(Phase::Lease, || config.sandbox.lease());
     let config = &GradeConfig { sandbox, ..config.clone() };
     let finish = |build: Option<BuildResult>, cases: Vec<CaseResult>| SubmissionResult {
         id: id.to_string(),
@@ -72,7 +73,7 @@ pub fn grade_submission(
         handin: String::new(),
         sandbox: config.sandbox.layers.names(),
     };
-    let dir = match lay_out(source, &scratch.join("submission"), &config.sandbox) {
+    let dir = match phases::time(Phase::LayOut, || lay_out(source, &scratch.join("submission"), &config.sandbox)) {
         Ok(dir) => dir,
         Err(e) => {
             // A broken or oversized archive is the student's; a hand-in the grader cannot read is not.
@@ -95,7 +96,8 @@ pub fn grade_submission(
     };
     // The built tree is what every case starts from, each in a fresh copy of its own: taken back from the run's
     // uid first, so nothing a case does (or leaves running) changes what the next case gets.
-    if let Err(e) = runner::sandbox::take_back(&scratch.join("submission"), &config.sandbox) {
+    let taken = phases::time(Phase::TakeBack, || runner::sandbox::take_back(&scratch.join("submission"), &config.sandbox));
+    if let Err(e) = taken {
         let message = format!("the grader could not take the built folder back: {e}");
         return Ok(finish(build, not_run(suite, Status::HarnessError, &message)));
     }
@@ -128,7 +130,7 @@ pub fn grade_submission(
     // is asked only then: a hand-in whose cases all ran cleanly parses, and is not charged a second interpreter
     // start (on a 10 ms program that was a third of the grading time).
     if cases.iter().any(|c| matches!(c.status, Status::NonzeroExit)) {
-        if let Some(failed) = syntax_step(&dir, &scratch.join("syntax"), config)? {
+        if let Some(failed) = phases::time(Phase::Syntax, || syntax_step(&dir, &scratch.join("syntax"), config))? {
             let cases = not_run(suite, Status::BuildError, &failed.message);
             return Ok(finish(Some(failed), cases));
         }
@@ -294,12 +296,13 @@ fn syntax_step(built: &Path, copy: &Path, config: &GradeConfig) -> Result<Option
 /// `HOME` and `TMPDIR` inside it; removed when dropped, after every process of the run is gone.
 struct CaseCopy {
     dir: std::path::PathBuf,
+    sandbox: Sandbox,
 }
 
 impl CaseCopy {
     fn new(built: &Path, dir: &Path, config: &GradeConfig) -> Result<CaseCopy, WorkspaceError> {
-        let copy = CaseCopy { dir: dir.to_path_buf() };
-        copy_folder(built, dir, &config.sandbox)?;
+        let copy = CaseCopy { dir: dir.to_path_buf(), sandbox: config.sandbox.clone() };
+        phases::time(Phase::Copy, || copy_folder(built, dir, &config.sandbox))?;
         Ok(copy)
     }
 
@@ -310,7 +313,7 @@ impl CaseCopy {
 
 impl Drop for CaseCopy {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        phases::time(Phase::Remove, || discard(&self.dir, &self.sandbox));
     }
 }
 
@@ -349,6 +352,7 @@ fn run_case(
         Ok(o) => o,
         Err(e) => return Ok(blank(case, &Ok(candidates.clone()), Status::HarnessError, e.to_string())),
     };
+    let judging = Instant::now();
     let mut result = blank(case, &Ok(candidates.clone()), Status::Failed, String::new());
     result.stdout = captured(&outcome.stdout, outcome.stdout_truncated, Keep::Head, dir);
     result.stderr = captured(&outcome.stderr, outcome.stderr_truncated, Keep::Tail, dir);
@@ -397,6 +401,7 @@ fn run_case(
     };
     result.status = status;
     result.detail = if outcome.leftovers { format!("{detail}; it left processes running (killed)") } else { detail };
+    phases::add(Phase::Judge, judging);
     Ok(result)
 }
 

@@ -27,6 +27,7 @@ pub mod launcher;
 pub mod layers;
 pub mod lease;
 mod limits;
+pub mod phases;
 pub mod plan;
 pub mod platform;
 pub mod policy;

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::cgroup_slot::Placement;
 use super::disk::DiskWatch;
+use super::phases::{self, Phase};
 use super::plan::{self, Extras};
 use super::report::ReportPipe;
 use super::sandbox::{self, GroupSignal, Sandbox, MARKER_VAR};
@@ -113,6 +114,7 @@ enum Event {
 /// # Errors
 /// [`RunError`] when the program cannot be started or waited for.
 pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
+    let begun = Instant::now();
     let program = spec.program.to_string_lossy().into_owned();
     let resolved = sandbox::resolve_program(&spec.program, &spec.sandbox)
         .map_err(|message| RunError::Spawn { program: program.clone(), source: std::io::Error::other(message) })?;
@@ -178,14 +180,17 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
             command.uid(id.uid).gid(id.gid);
         }
     }
+    let prepared = phases::add(Phase::Prepare, begun);
     let mut disk = DiskWatch::start(&spec.cwd, spec.limits.disk_bytes);
-    let start = Instant::now();
+    let start = phases::add(Phase::DiskMeasure, prepared);
     let mut child = sandbox::spawn_managed(|| {
         let child = command.spawn()?;
         let pid = child.id();
         Ok((child, pid))
     })
     .map_err(|source| RunError::Spawn { program: program.clone(), source })?;
+    let spawned = phases::add(Phase::Spawn, start);
+    let mut exited = spawned;
     let pid = child.id();
     if launcher.is_none() {
         // No launcher to set them before exec: set them now (needs the same user or CAP_SYS_RESOURCE).
@@ -236,6 +241,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
         match rx.recv_timeout(tick) {
             Ok(Event::Exited(status)) => {
                 state.elapsed = start.elapsed();
+                exited = phases::add(Phase::Program, spawned);
                 state.exit =
                     Some(status.map_err(|e| RunError::Lost { program: program.clone(), message: e.to_string() })?);
                 // Whatever is still in the group was left behind: kill it now, and whatever is still in the run's
@@ -289,9 +295,15 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
             }
         }
     }
+    let drained = phases::add(Phase::Drain, exited);
     state.leftovers |= sandbox::reap_orphans(&marker) > 0;
+    let measuring = phases::add(Phase::Finish, drained);
     // Between two looks a program may write and exit: its folder is measured once more at the end.
     state.disk_limited |= !state.cancelled && disk.over(true);
+    let finishing = phases::add(Phase::DiskMeasure, measuring);
+    let _finish = Deferred(move || {
+        phases::add(Phase::Finish, finishing);
+    });
     // Sharing the machine's IPC namespace, a run's System V objects outlive it: removed now (and the uid retired
     // when they cannot be).
     if let Some(id) = spec.sandbox.identity.filter(|i| i.uid >= super::lease::UID_BASE && !spec.sandbox.layers.ipc) {
@@ -410,6 +422,15 @@ fn drain(mut pipe: impl Read, cap: usize, stdout: bool, tx: &Sender<Event>) {
         }
     }
     let _ = tx.send(Event::Stream { stdout, bytes: kept, truncated });
+}
+
+/// Runs its closure when dropped: a step timed until the function returns, whichever way it returns.
+struct Deferred<F: FnMut()>(F);
+
+impl<F: FnMut()> Drop for Deferred<F> {
+    fn drop(&mut self) {
+        (self.0)();
+    }
 }
 
 fn exit_of(status: ExitStatus) -> Exit {
