@@ -242,7 +242,8 @@ fn measure(args: &BenchArgs, out: &mut dyn Write) -> Result<(), String> {
     print_steps(&steps, n, per_run(bare_1), out);
     setup_cost(work.path(), out)?;
     if !java {
-        let first: Vec<String> = answers.first().map(|(a, _)| a.split(' ').map(String::from).collect()).unwrap_or_default();
+        let first: Vec<String> =
+            answers.first().map(|(a, _)| a.split(' ').map(String::from).collect()).unwrap_or_default();
         python_in_place(work.path(), &python, &python_source(&answers), &first, out)?;
     }
     Ok(())
@@ -313,8 +314,7 @@ fn python_in_place(
 /// Where graded `-j 1` spends its time per run, step by step (median of the rounds), beside the bare run.
 fn print_steps(steps: &[Vec<Duration>], runs: f64, bare: f64, out: &mut dyn Write) {
     let ms: Vec<f64> = steps.iter().map(|v| median(v.clone()).as_secs_f64() * 1e3 / runs).collect();
-    let each: Vec<String> =
-        Phase::ALL.iter().zip(&ms).map(|(phase, m)| format!("{} {m:.2}", phase.name())).collect();
+    let each: Vec<String> = Phase::ALL.iter().zip(&ms).map(|(phase, m)| format!("{} {m:.2}", phase.name())).collect();
     let _ = writeln!(out, "graded -j 1 per run, ms by step (median of {ROUNDS}): {}", each.join(", "));
     let program = Phase::ALL.iter().position(|&p| p == Phase::Program).map_or(0.0, |i| ms[i]);
     let others: f64 = ms.iter().sum::<f64>() - program;

@@ -96,7 +96,8 @@ pub fn grade_submission(
     };
     // The built tree is what every case starts from, each in a fresh copy of its own: taken back from the run's
     // uid first, so nothing a case does (or leaves running) changes what the next case gets.
-    let taken = phases::time(Phase::TakeBack, || runner::sandbox::take_back(&scratch.join("submission"), &config.sandbox));
+    let taken =
+        phases::time(Phase::TakeBack, || runner::sandbox::take_back(&scratch.join("submission"), &config.sandbox));
     if let Err(e) = taken {
         let message = format!("the grader could not take the built folder back: {e}");
         return Ok(finish(build, not_run(suite, Status::HarnessError, &message)));

@@ -92,8 +92,15 @@ pub fn copy_folder(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<(), 
         fs::create_dir_all(parent).map_err(io_at(parent))?;
     }
     // A new folder (every case's copy) is the run's as it is written, in one pass: no second walk to hand it over.
-    match owned_dir(dest, sandbox) {
-        Ok(()) => copy_owned(source, dest, &mut budget, sandbox),
+    // Its top stays the grader's until everything in it is written, so no process of the run's uid (a case running
+    // beside it) can swap a folder in it for a link while the grader writes there.
+    match owned_dir(dest, &Sandbox { identity: None, ..sandbox.clone() }) {
+        Ok(()) => {
+            copy_owned(source, dest, &mut budget, sandbox)?;
+            #[cfg(unix)]
+            fs::File::open(dest).and_then(|top| settle_mode_and_owner(&top, 0o700, sandbox)).map_err(io_at(dest))?;
+            Ok(())
+        }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
             copy_tree(source, dest, &mut budget, true)?;
             hand_over(dest, sandbox).map_err(io_at(dest))
@@ -477,7 +484,10 @@ mod tests {
         let copy = parent.path().join("case-0");
         fs::create_dir_all(copy.join("sub")).unwrap();
         fs::write(copy.join("sub/out.txt"), b"the hidden case's arguments").unwrap();
-        let sandbox = Sandbox { identity: Some(crate::harness::runner::sandbox::Identity { uid: 600_999, gid: 65_534 }), ..Sandbox::default() };
+        let sandbox = Sandbox {
+            identity: Some(crate::harness::runner::sandbox::Identity { uid: 600_999, gid: 65_534 }),
+            ..Sandbox::default()
+        };
         hand_over(&copy, &sandbox).unwrap();
         // Closed: renamed away, the grader's and 0700, so no uid lent later can enter it while it is removed.
         let closed = close_for_removal(&copy).unwrap();
@@ -496,6 +506,35 @@ mod tests {
         assert!(!copy.exists(), "its name is free at once");
         settle();
         assert_eq!(fs::read_dir(parent.path()).unwrap().count(), 0, "nothing left behind");
+    }
+
+    #[test]
+    fn a_case_copy_is_the_runs_with_the_modes_a_hand_over_gives() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        if !crate::harness::runner::sandbox::is_root() {
+            eprintln!("SKIPPED copy ownership: only as root can a copy belong to another uid");
+            return;
+        }
+        let built = tempfile::tempdir().unwrap();
+        fs::create_dir_all(built.path().join("pkg")).unwrap();
+        fs::write(built.path().join("pkg/A.class"), b"cafebabe").unwrap();
+        fs::write(built.path().join("run.sh"), b"#!/bin/sh\n").unwrap();
+        fs::set_permissions(built.path().join("run.sh"), fs::Permissions::from_mode(0o755)).unwrap();
+        std::os::unix::fs::symlink("run.sh", built.path().join("link")).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let copy = scratch.path().join("case-0");
+        let id = crate::harness::runner::sandbox::Identity { uid: 600_998, gid: 65_534 };
+        copy_folder(built.path(), &copy, &Sandbox { identity: Some(id), ..Sandbox::default() }).unwrap();
+        let seen = |p: &str| {
+            let m = fs::symlink_metadata(copy.join(p)).unwrap();
+            (m.uid(), m.mode() & 0o7777)
+        };
+        assert_eq!(seen(""), (600_998, 0o700));
+        assert_eq!(seen("pkg"), (600_998, 0o700));
+        assert_eq!(seen("pkg/A.class"), (600_998, 0o600));
+        assert_eq!(seen("run.sh"), (600_998, 0o700));
+        assert_eq!(fs::read(copy.join("pkg/A.class")).unwrap(), b"cafebabe");
+        assert_eq!(fs::read_link(copy.join("link")).unwrap(), Path::new("run.sh"), "a link stays a link");
     }
 
     #[test]
