@@ -250,10 +250,17 @@ fn refusals(root: &Path, dirs: &[PathBuf], merged: &Path) {
     let twice = merge(&[dirs[0].clone(), dirs[1].clone(), copy.clone(), dirs[2].clone()], &elsewhere, 2..=2);
     let message = String::from_utf8_lossy(&twice.stderr);
     assert!(message.contains("shard 2/3 is given twice") && message.contains("copy-of-2"), "{message}");
-    // A shard of another run (N = 1) is refused.
-    let foreign = merge(&[dirs[0].clone(), root.join("n1-1"), dirs[2].clone()], &elsewhere, 2..=2);
+    // A shard of another run (other settings: its fingerprint differs) is refused.
+    let other = root.join("other-run-2");
+    fs::create_dir_all(&other).unwrap();
+    copy_tree(&dirs[1], &other);
+    let manifest = fs::read_to_string(other.join("shard.json")).unwrap();
+    let mut value: Value = serde_json::from_str(&manifest).unwrap();
+    value["fingerprint"] = Value::String(format!("{} --timeout 99", value["fingerprint"].as_str().unwrap()));
+    fs::write(other.join("shard.json"), value.to_string()).unwrap();
+    let foreign = merge(&[dirs[0].clone(), other, dirs[2].clone()], &elsewhere, 2..=2);
     let message = String::from_utf8_lossy(&foreign.stderr);
-    assert!(message.contains("n1-1") && message.contains("not from the same run"), "{message}");
+    assert!(message.contains("other-run-2") && message.contains("not from the same run"), "{message}");
     // A folder that is not a shard, and an --out that holds something else.
     let stray = merge(&[root.join("class")], &elsewhere, 2..=2);
     assert!(String::from_utf8_lossy(&stray.stderr).contains("no shard.json"));
