@@ -524,7 +524,8 @@ fn pyenv_shims_and_virtualenvs_pass_a_correct_program_as_root_and_as_a_normal_us
             let text =
                 format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
             assert_eq!(output.status.code(), Some(0), "{who} {} with PATH={path}: {text}", words[words.len() - 5]);
-            assert!(!text.contains("126") && !text.contains("pyvenv.cfg"), "{who}: {text}");
+            // "exit code 126" (a program the run could not execute), not any "126": the grader's pid can hold it.
+            assert!(!text.contains("exit code 126") && !text.contains("pyvenv.cfg"), "{who}: {text}");
         }
     };
     if !is_root() {
