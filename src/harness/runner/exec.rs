@@ -2,8 +2,10 @@
 //!
 //! A program inside the run's own folder (a path under the folder the grader named, such as `{dir}/prog`) is a
 //! file the student controls, so it is opened the moment before `exec`, one path component at a time from the
-//! run's folder, refusing `..` and every symbolic link, and must be a regular file; it is then started through that
-//! descriptor (`/proc/self/fd/<n>`), never by a path the kernel would resolve again. A `#!` script is started the
+//! run's folder, refusing `..` and every symbolic link, and must be a regular file; on Linux it is then started
+//! through that descriptor (`/proc/self/fd/<n>`), never by a path the kernel would resolve again. macOS has no
+//! `/proc` (and std no `fexecve`): there it is started by the path just checked, which only the run itself could
+//! change in between (no run is contained there beyond its own user). A `#!` script is started the
 //! way the kernel would (its interpreter, then the script's path): an interpreter reopens the script by path, which
 //! is safe because the check above found no link on it, and at that moment only the run itself can write in its
 //! folder. A program outside the run's folder is the grader's (found on the grader's `PATH`, or given by the TA)
@@ -11,10 +13,10 @@
 //!
 //! Every descriptor above 2 is marked close-on-exec first, whatever the grader inherited from the TA's shell.
 
-#![cfg(target_os = "linux")]
+#![cfg(unix)]
 
 use std::ffi::{OsStr, OsString};
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Component, Path, PathBuf};
 use std::process::Command;
@@ -73,7 +75,11 @@ fn open_beneath(relative: &Path) -> Result<OwnedFd, String> {
         })
         .collect::<Result<_, _>>()?;
     let Some((last, folders)) = components.split_last() else { return Err("names no file".into()) };
+    // Linux opens for nothing but a path (the file need not be readable); elsewhere for reading.
+    #[cfg(target_os = "linux")]
     let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    #[cfg(not(target_os = "linux"))]
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let mut at =
         openat(CWD, ".", flags | OFlags::DIRECTORY, Mode::empty()).map_err(|e| format!("is not there: {e}"))?;
     for name in folders {
@@ -87,7 +93,11 @@ fn open_beneath(relative: &Path) -> Result<OwnedFd, String> {
             e => format!("is not there: {e}"),
         })?;
     }
-    let fd = openat(&at, *last, flags, Mode::empty()).map_err(|e| format!("is not there: {e}"))?;
+    let fd = openat(&at, *last, flags, Mode::empty()).map_err(|e| match e {
+        // Where `O_NOFOLLOW` cannot open a link itself, it refuses it.
+        rustix::io::Errno::LOOP => "is a symbolic link: links are not followed".to_string(),
+        e => format!("is not there: {e}"),
+    })?;
     let stat = rustix::fs::fstat(&fd).map_err(|e| format!("cannot be read: {e}"))?;
     match rustix::fs::FileType::from_raw_mode(stat.st_mode) {
         rustix::fs::FileType::RegularFile => Ok(fd),
@@ -100,11 +110,17 @@ fn open_beneath(relative: &Path) -> Result<OwnedFd, String> {
 /// most 255 bytes, the interpreter up to the first blank, the rest as one argument); `None` for anything else,
 /// or a file the run may not read (the kernel then decides).
 fn shebang(fd: &OwnedFd) -> Option<(PathBuf, Option<OsString>)> {
-    use std::io::Read;
     use std::os::unix::ffi::OsStrExt;
     let mut head = [0u8; 256];
-    let mut file = std::fs::File::open(format!("/proc/self/fd/{}", fd.as_raw_fd())).ok()?;
-    let n = file.read(&mut head).ok()?;
+    // A path-only descriptor cannot be read: reopened through `/proc` on Linux.
+    #[cfg(target_os = "linux")]
+    let n = {
+        use std::io::Read;
+        use std::os::fd::AsRawFd;
+        std::fs::File::open(format!("/proc/self/fd/{}", fd.as_raw_fd())).ok()?.read(&mut head).ok()?
+    };
+    #[cfg(not(target_os = "linux"))]
+    let n = rustix::io::pread(fd, &mut head, 0).ok()?;
     let line = head[..n].strip_prefix(b"#!")?;
     let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
     let trimmed: Vec<&[u8]> = line.splitn(2, |b| *b == b' ' || *b == b'\t').collect();
@@ -130,7 +146,13 @@ impl Start {
                 command
             }
             Start::Descriptor(fd, shown) => {
-                let mut command = Command::new(format!("/proc/self/fd/{}", fd.as_raw_fd()));
+                #[cfg(target_os = "linux")]
+                let mut command = Command::new(format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(fd)));
+                #[cfg(not(target_os = "linux"))]
+                let mut command = {
+                    let _ = fd;
+                    Command::new(shown)
+                };
                 command.arg0(shown).args(args);
                 command
             }

@@ -91,11 +91,15 @@ pub fn own_pid_namespace(request: &Request) -> bool {
 pub fn trial(layers: &Layers) -> Result<String, String> {
     let exe = launcher_path().ok_or("the referee launcher was not found")?;
     let request = Request { layers: *layers, probe: true, program: "true".into(), ..Request::default() };
-    let output = std::process::Command::new(exe)
+    let mut command = std::process::Command::new(exe);
+    command
         .args(request.to_args())
         .current_dir(std::env::temp_dir())
         .stdin(std::process::Stdio::null())
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let output = super::report::exclusive(|| command.spawn())
+        .and_then(std::process::Child::wait_with_output)
         .map_err(|e| format!("cannot start the launcher: {e}"))?;
     let err = String::from_utf8_lossy(&output.stderr);
     let err = err.trim();
