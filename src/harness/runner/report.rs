@@ -225,24 +225,20 @@ mod tests {
         assert_ne!(nonce(), nonce());
     }
 
-    /// A shell standing in for the launcher: writes `<nonce> started` to the descriptor it was told.
-    fn stand_in(pipe: &mut ReportPipe) -> std::process::ExitStatus {
+    #[test]
+    fn the_launcher_inherits_the_write_end_and_the_grader_keeps_none() {
+        // A shell stands in for the launcher: writes `<nonce> started` to the descriptor it was told.
+        let mut pipe = ReportPipe::new().unwrap();
         let (fd, nonce) = pipe.launcher_end();
         let script = format!("printf '%s\\n' '{}' >&{fd}", line(&nonce, "started", "").trim_end());
         let mut command = std::process::Command::new("sh");
         command.args(["-c", &script]).stderr(std::process::Stdio::null());
-        pipe.spawn(|| command.spawn()).unwrap().wait().unwrap()
-    }
-
-    #[test]
-    fn the_launcher_inherits_the_write_end_and_the_grader_keeps_none() {
-        let mut pipe = ReportPipe::new().unwrap();
-        assert!(stand_in(&mut pipe).success());
+        assert!(pipe.spawn(|| command.spawn()).unwrap().wait().unwrap().success());
         // The grader's copy is closed once the launcher is started: no path to it is left in this process.
         assert_eq!(pipe.launcher_end().0, -1);
         assert!(pipe.finish().started);
         // Started outside `spawn`, a process inherits no report channel (the end stays close-on-exec).
-        let mut other = ReportPipe::new().unwrap();
+        let other = ReportPipe::new().unwrap();
         let (fd, nonce) = other.launcher_end();
         let script = format!("printf '%s\\n' '{}' >&{fd}", line(&nonce, "started", "").trim_end());
         let status = exclusive(|| {
