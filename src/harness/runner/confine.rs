@@ -271,5 +271,5 @@ pub fn identity_and_limits(request: &Request) -> Result<(), String> {
     if request.probe {
         return Ok(());
     }
-    super::rlimits::apply(request)
+    super::rlimits::apply(request, None)
 }

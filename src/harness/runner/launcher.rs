@@ -110,8 +110,10 @@ pub fn exec(args: &[OsString]) -> i32 {
     #[cfg(unix)]
     {
         use super::exec::StartError;
+        // `+portable` (from tests) runs the macOS launcher's steps on Linux.
         #[cfg(target_os = "linux")]
-        let launched = linux::launch(&request, &mut channel);
+        let launched =
+            if request.portable { super::launch_unix::launch(&request) } else { linux::launch(&request, &mut channel) };
         #[cfg(not(target_os = "linux"))]
         let launched = super::launch_unix::launch(&request);
         match launched {
@@ -212,7 +214,7 @@ mod linux {
             }
             return Ok(0);
         }
-        let start = exec::locate(request.dir.as_deref(), &request.program)?;
+        let start = exec::locate(request.dir.as_deref(), &request.program, false)?;
         let Channel::Status(file) = channel else { return Err(exec::exec(&start, &request.args)) };
         init(&start, request, file)
     }

@@ -25,7 +25,7 @@ mod confine;
 pub mod disk;
 #[cfg(unix)]
 mod exec;
-#[cfg(all(unix, not(target_os = "linux")))]
+#[cfg(unix)]
 mod launch_unix;
 pub mod launcher;
 pub mod layers;

@@ -18,7 +18,12 @@ pub fn launcher_path() -> Option<PathBuf> {
     // Linux names a deleted (or replaced) executable `<path> (deleted)`; it still runs as itself.
     let name = me.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if name.strip_suffix(" (deleted)").unwrap_or(&name) == "referee" {
-        return Some(if cfg!(target_os = "linux") { PathBuf::from("/proc/self/exe") } else { me });
+        // Elsewhere the path it was started by, made absolute: runs start it from their own folder.
+        return Some(if cfg!(target_os = "linux") {
+            PathBuf::from("/proc/self/exe")
+        } else {
+            std::fs::canonicalize(&me).unwrap_or(me)
+        });
     }
     if let Some(p) = std::env::var_os("REFEREE_EXE").map(PathBuf::from).filter(|p| p.is_file()) {
         return Some(p);

@@ -8,17 +8,18 @@ use rustix::process::{setrlimit, Resource, Rlimit};
 
 use super::wire::Request;
 
-/// RLIMIT_NOFILE where the launcher sets one: on macOS, whose default hard limit is unlimited (a run could hold the
+/// RLIMIT_NOFILE the macOS launcher sets, whose system's default hard limit is unlimited (a run could hold the
 /// whole system's descriptors); Linux keeps the grader's (1024 soft by default) and its other layers.
-pub const OPEN_FILES: Option<u64> = if cfg!(target_os = "linux") { None } else { Some(1024) };
+pub const OPEN_FILES: u64 = 1024;
 
-/// Sets `request`'s limits on this process (each as both soft and hard limit, so the program cannot raise them).
+/// Sets `request`'s limits on this process (each as both soft and hard limit, so the program cannot raise them),
+/// and `open_files` when given.
 /// macOS accepts RLIMIT_DATA but its allocator maps memory past it, so there it bounds little: a failure to set it
 /// is not an error there.
 ///
 /// # Errors
 /// The first limit the system refused, in words.
-pub fn apply(request: &Request) -> Result<(), String> {
+pub fn apply(request: &Request, open_files: Option<u64>) -> Result<(), String> {
     let set = |resource, value: u64| setrlimit(resource, Rlimit { current: Some(value), maximum: Some(value) });
     let mut results = vec![set(Resource::Core, 0)];
     for (resource, value) in [(Resource::Cpu, request.cpu), (Resource::Fsize, request.fsize)] {
@@ -35,7 +36,7 @@ pub fn apply(request: &Request) -> Result<(), String> {
     if request.nproc > 0 {
         results.push(set(Resource::Nproc, request.nproc));
     }
-    if let Some(files) = OPEN_FILES {
+    if let Some(files) = open_files {
         results.push(set(Resource::Nofile, files));
     }
     results.into_iter().find_map(Result::err).map_or(Ok(()), |e| Err(format!("cannot set resource limits: {e}")))

@@ -4,7 +4,7 @@
 //!
 //! `referee __exec [+cpu N] [+data N] [+fsize N] [+nproc N] [+disk N] [+dir DIR] [+uid U +gid G] [+pin CPU] [+landlock] [+net] [+pid]
 //! [+ipc] [+mount] [+seccomp] [+ro DIR].. [+cgroup DIR].. [+netns PATH INODE] [+procns PATH INODE]
-//! [+report FD NONCE] [+inner +status PATH] [+probe] [+hold] -- PROGRAM ARGS..`
+//! [+report FD NONCE] [+inner +status PATH] [+probe] [+hold] [+portable] -- PROGRAM ARGS..`
 
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
@@ -78,6 +78,9 @@ pub struct Request {
     pub probe: bool,
     /// Make the grader's shared namespaces and wait (see `shared_ns`).
     pub hold: bool,
+    /// Launch as on macOS (limits, descriptors, the program by its checked path; no layer, no user switch): what
+    /// every launch is off Linux, and on Linux only what tests ask for, to run that path here.
+    pub portable: bool,
     /// The program.
     pub program: OsString,
     /// Its arguments.
@@ -149,6 +152,9 @@ impl Request {
         if self.hold {
             put(&["+hold".as_ref()]);
         }
+        if self.portable {
+            put(&["+portable".as_ref()]);
+        }
         put(&["--".as_ref(), self.program.as_os_str()]);
         out.extend(self.args.iter().cloned());
         out
@@ -207,6 +213,7 @@ impl Request {
                 "+status" => request.status = Some(value()?.into()),
                 "+probe" => request.probe = true,
                 "+hold" => request.hold = true,
+                "+portable" => request.portable = true,
                 flag => match FLAGS.iter().find(|(_, f)| *f == flag) {
                     Some((layer, _)) => request.layers = request.layers.with(layer, true),
                     None => return Err(format!("launcher: unknown option '{flag}'")),
@@ -242,6 +249,7 @@ mod tests {
             status: None,
             probe: false,
             hold: false,
+            portable: true,
             program: "python3".into(),
             args: vec!["--".into(), "x.py".into(), "+landlock".into()],
         };
