@@ -68,14 +68,24 @@ fn channel(request: &Request) -> Result<Channel, String> {
         let file = std::fs::OpenOptions::new().write(true).open(path);
         return Ok(Channel::Status(file.map_err(|e| format!("launcher: cannot open the status pipe: {e}"))?));
     }
-    let Some((path, nonce)) = &request.report else { return Ok(Channel::Stderr) };
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(|e| format!("launcher: cannot open the report pipe {}: {e}", path.display()))?;
+    let Some((fd, nonce)) = &request.report else { return Ok(Channel::Stderr) };
+    let file = take_report(*fd).map_err(|e| format!("launcher: cannot take the report pipe (descriptor {fd}): {e}"))?;
     let mut channel = Channel::Report(file, nonce.clone());
     channel.say("started", "");
     Ok(channel)
+}
+
+/// The report pipe's write end, inherited as descriptor `fd`.
+fn take_report(fd: i32) -> std::io::Result<std::fs::File> {
+    #[cfg(unix)]
+    {
+        report::take_inherited(fd)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = fd;
+        Err(std::io::Error::new(std::io::ErrorKind::Unsupported, super::platform::NO_LAUNCHER))
+    }
 }
 
 /// Runs the launcher given everything after [`SUBCOMMAND`]: sets the limits and becomes the program. Returns only
@@ -97,10 +107,16 @@ pub fn exec(args: &[OsString]) -> i32 {
             return FAILED_EXIT;
         }
     };
-    #[cfg(target_os = "linux")]
+    #[cfg(unix)]
     {
         use super::exec::StartError;
-        match linux::launch(&request, &mut channel) {
+        // `+portable` (from tests) runs the macOS launcher's steps on Linux.
+        #[cfg(target_os = "linux")]
+        let launched =
+            if request.portable { super::launch_unix::launch(&request) } else { linux::launch(&request, &mut channel) };
+        #[cfg(not(target_os = "linux"))]
+        let launched = super::launch_unix::launch(&request);
+        match launched {
             Ok(code) => code,
             Err(StartError::Grader(message)) => {
                 channel.say("failed", &message);
@@ -112,9 +128,9 @@ pub fn exec(args: &[OsString]) -> i32 {
             }
         }
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(not(unix))]
     {
-        channel.say("failed", "launcher: only on Linux");
+        channel.say("failed", super::platform::NO_LAUNCHER);
         FAILED_EXIT
     }
 }
@@ -198,7 +214,7 @@ mod linux {
             }
             return Ok(0);
         }
-        let start = exec::locate(request.dir.as_deref(), &request.program)?;
+        let start = exec::locate(request.dir.as_deref(), &request.program, false)?;
         let Channel::Status(file) = channel else { return Err(exec::exec(&start, &request.args)) };
         init(&start, request, file)
     }

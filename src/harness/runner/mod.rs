@@ -15,14 +15,18 @@
 //! - [`cgroup_slot`]: where a run's processes go: its own cgroup, or (v1) its grading thread's.
 //! - [`Limits`]: time, CPU, memory, output, processes, file size, disk ([`disk`] watches a run's folder).
 //! - [`Template`]: `--cmd` / `--build` templates.
+//! - [`platform`]: what each system offers (Linux: everything above; macOS: the launcher with limits and process
+//!   groups only; Windows: a Job Object per run, no launcher).
 
 pub mod cgroup;
 pub mod cgroup_slot;
 #[cfg(target_os = "linux")]
 mod confine;
 pub mod disk;
-#[cfg(target_os = "linux")]
+#[cfg(unix)]
 mod exec;
+#[cfg(unix)]
+mod launch_unix;
 pub mod launcher;
 pub mod layers;
 pub mod lease;
@@ -34,12 +38,15 @@ pub mod preflight;
 pub mod probe;
 pub mod process;
 pub mod report;
+#[cfg(unix)]
+mod rlimits;
 #[cfg(target_os = "linux")]
 mod rules;
 pub mod sandbox;
 pub mod shared_ns;
 mod template;
 pub mod toolchain;
+mod tree;
 pub mod wire;
 
 pub use limits::Limits;
