@@ -339,13 +339,13 @@ pub fn assert_hostile_class_got_nothing(set: &str, out: &Path, notes: &Path, lan
     assert_eq!(fs::read_to_string(notes).unwrap(), "", "{set}: the TA's notes were written");
 }
 
-/// Issue 22, items 1, 3 and 7, as root in every layer set this machine has (see [`hostile_class`]); the grader
-/// is started with a TA's `7>>notes.txt`.
+/// Issue 22, items 1, 3 and 7, as root in every layer set this machine has and the Gradescope-like one (see
+/// [`hostile_class`]); the grader is started with a TA's `7>>notes.txt`.
 #[test]
 fn hostile_hand_ins_get_no_marks_no_bytes_and_no_blame_shifted_in_every_layer_set() {
     let work = tempfile::tempdir().unwrap();
     let (class, suite) = hostile_class(work.path());
-    for (set, layers) in layer_sets() {
+    for (set, layers) in layer_sets_and_gradescope() {
         let out = work.path().join(format!("out-{set}"));
         let notes = work.path().join(format!("notes-{set}.txt"));
         fs::write(&notes, "").unwrap();
@@ -446,13 +446,35 @@ fn grade_fixtures(
     suite: &str,
     extra: &[&str],
 ) -> std::collections::BTreeMap<String, SubmissionResult> {
+    grade_fixtures_under(&[], work, name, students, suite, extra)
+}
+
+/// [`grade_fixtures`] with the grader started through `wrapper` (a program and its arguments, which then execs the
+/// grader's command line given after them).
+fn grade_fixtures_under(
+    wrapper: &[&str],
+    work: &Path,
+    name: &str,
+    students: &[Student],
+    suite: &str,
+    extra: &[&str],
+) -> std::collections::BTreeMap<String, SubmissionResult> {
     let class = work.join(format!("class-{name}"));
     for (id, program, replace) in students {
         crate::sandbox::student(&class, id, program, replace);
     }
     Command::new("chmod").args(["-R", "a+rX"]).arg(&class).status().unwrap();
     let out = work.join(format!("out-{name}"));
-    let output = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+    let referee = assert_cmd::cargo::cargo_bin("referee");
+    let mut command = match wrapper.split_first() {
+        Some((program, args)) => {
+            let mut command = Command::new(program);
+            command.args(args).arg(&referee);
+            command
+        }
+        None => Command::new(&referee),
+    };
+    let output = command
         .args(["grade", "--suite", suite, "--submissions"])
         .arg(&class)
         .arg("--out")
@@ -519,7 +541,21 @@ fn sysv_objects_with_fixture_key() -> Vec<String> {
 #[test]
 fn ipc_objects_keyrings_and_sockets_reach_no_classmate_and_outlive_no_run() {
     let work = tempfile::tempdir().unwrap();
-    let suite = one_case_suite(work.path());
+    // A second case under the same uid looks for what the first left in the uid's own keyrings.
+    let suite = work.path().join("two.toml");
+    let cases: String =
+        [3, 4].iter().map(|n| format!("[[case]]\nname = \"c{n}\"\nargs = \"{n} 0 0\"\nreference = true\n")).collect();
+    fs::write(&suite, format!("[reference]\ngame = \"takestones\"\n{cases}")).unwrap();
+    let suite = suite.display().to_string();
+    // The grader holds a session keyring with a secret in it, as a TA's login session does.
+    let session = "import ctypes, os, sys\n\
+        libc = ctypes.CDLL(None)\n\
+        keyctl, add_key = {'aarch64': (219, 217)}.get(os.uname().machine, (250, 248))\n\
+        libc.syscall(keyctl, 1, b'referee-ta-session')\n\
+        libc.syscall(add_key, b'user', b'referee-ta-secret', b's3cret', 6, -3)\n\
+        os.execv(sys.argv[1], sys.argv[1:])\n";
+    let python = python();
+    let wrapper = [python.as_str(), "-c", session];
     let mut sets = layer_sets_and_gradescope();
     let on = layers_on();
     if is_root() {
@@ -532,21 +568,38 @@ fn ipc_objects_keyrings_and_sockets_reach_no_classmate_and_outlive_no_run() {
             extra.extend(["--sandbox-layers", layers.as_str()]);
         }
         let students: [Student; 2] = [("a-leaver", "ipc_leave", &[]), ("b-finder", "ipc_find", &[])];
-        let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
+        let results = grade_fixtures_under(&wrapper, work.path(), set, &students, &suite, &extra);
         let left = &results["a-leaver"].cases[0].stdout.text;
+        let later = &results["a-leaver"].cases[1].stdout.text;
         let found = &results["b-finder"].cases[0].stdout.text;
         let detail = |id: &str| {
             let case = &results[id].cases[0];
             format!("{:?}: {}, {} ms", case.status, case.detail, case.elapsed_ms)
         };
-        eprintln!("{set}: leaver {left:?} ({}), finder {found:?} ({})", detail("a-leaver"), detail("b-finder"));
+        eprintln!(
+            "{set}: leaver {left:?} ({}), then {later:?}, finder {found:?} ({})",
+            detail("a-leaver"),
+            detail("b-finder")
+        );
         let layer = |name: &str| layers.as_deref().map_or(on.iter().any(|n| n == name), |l| l.contains(name));
         assert_eq!(sysv_objects_with_fixture_key(), Vec::<String>::new(), "{set}: left on the machine");
         if layer("ipc") || layer("seccomp") {
-            for line in ["shm none", "mq none", "key none"] {
+            for line in ["shm none", "mq none"] {
                 assert!(found.lines().any(|l| l == line), "{set}: the classmate got something: {found}");
             }
             assert!(!found.contains("mq found"), "{set}: {found}");
+        }
+        // Keyrings in every set, seccomp or not: the classmate finds neither the run's key nor the TA's (a
+        // session keyring of its own), and the uid's next run finds nothing the first left (its keyrings emptied).
+        for line in ["key none", "ta key none"] {
+            assert!(found.lines().any(|l| l == line), "{set}: the classmate got a key: {found}");
+        }
+        // A normal user's own keyrings are the TA's: emptied for leased uids only (as root).
+        if layer("seccomp") || is_root() {
+            assert_eq!(later, "own key none\n", "{set}: the uid's next run got what the first stored ({left})");
+        }
+        if !layer("seccomp") {
+            assert!(left.contains("key stored"), "{set}: nothing was tried: {left}");
         }
         if layer("seccomp") {
             assert!(found.contains("netlink refused"), "{set}: {found}");
