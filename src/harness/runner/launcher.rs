@@ -2,8 +2,9 @@
 //! program that applies one run's launch plan to itself and then becomes the program: it reports to the grader that
 //! it started (out of band, see [`super::report`]), joins the run's cgroup, joins the grader's shared namespaces or
 //! enters new ones (network, PID, IPC, mount with private temporary folders), takes the sandbox identity, sets the
-//! resource limits, optionally pins itself to one CPU, restricts itself with Landlock and seccomp, marks every
-//! inherited descriptor close-on-exec, and starts the program (see [`super::exec`]).
+//! resource limits, takes a session keyring of its own (emptying a leased uid's keyrings, see `keyrings`),
+//! optionally pins itself to one CPU, restricts itself with Landlock and seccomp, marks every inherited descriptor
+//! close-on-exec, and starts the program (see [`super::exec`]).
 //!
 //! With a PID namespace the program cannot simply be exec'd: the namespace's first process is its init, which
 //! ignores signals it has no handler for and takes every other process down when it exits. So the launcher starts
@@ -198,6 +199,9 @@ mod linux {
             confine::drop_capabilities().map_err(grader)?;
         }
         confine::identity_and_limits(request).map_err(grader)?;
+        if !request.probe {
+            super::super::keyrings::fresh(request.identity.is_some()).map_err(grader)?;
+        }
         if request.layers.landlock {
             let private_proc = request.layers.pid;
             let detail = rules::landlock(&cwd, &writable, &request.readable, private_proc).map_err(grader)?;

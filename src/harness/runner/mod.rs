@@ -9,7 +9,8 @@
 //! - [`lease`]: a uid of its own per submission.
 //! - [`plan`]: one run's [`wire::Request`] to the launcher, with the grader's [`shared_ns`] and [`cgroup`]s.
 //! - [`launcher`]: `referee __exec`, which applies a request to itself (namespaces, identity, limits, Landlock,
-//!   seccomp, descriptors) and becomes the program; it reports out of band through [`report`].
+//!   seccomp, descriptors, a session keyring of its own: `keyrings`) and becomes the program; it reports out of
+//!   band through [`report`].
 //! - [`process::run`]: one run, from [`RunSpec`] to [`RunOutcome`]: spawn, limit, feed, capture, time out, kill.
 //! - [`sandbox`]: group signals, marker-based cleanup, handing folders over to the sandbox user.
 //! - [`cgroup_slot`]: where a run's processes go: its own cgroup, or (v1) its grading thread's.
@@ -25,6 +26,8 @@ mod confine;
 pub mod disk;
 #[cfg(unix)]
 mod exec;
+#[cfg(target_os = "linux")]
+mod keyrings;
 #[cfg(unix)]
 mod launch_unix;
 pub mod launcher;
