@@ -10,7 +10,9 @@ use crate::diagnose::startup::{hint, telling_line};
 use crate::diagnose::takestones::check::{check, CheckConfig, CheckReport, Divergence, Failure, NeverRan, Ran};
 use crate::diagnose::takestones::generate::Shape;
 use crate::game::takestones::Position;
-use crate::harness::grade::{build_step, signal_name, tail, GradeConfig};
+use crate::harness::grade::scratch::run_copy;
+use crate::harness::grade::workspace::WorkspaceError;
+use crate::harness::grade::{build_step, signal_name, tail, CaseCopy, GradeConfig};
 use crate::harness::render::visible::show_invisible;
 use crate::harness::runner::{self, Exit, Limits, RunSpec, Template};
 use crate::harness::suite::{self, builtin, EditionName, Reading, ReferenceGame, ReferenceSpec, Suite};
@@ -73,8 +75,8 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     if let Err(code) = super::sandbox::gate(&args.sandbox, "referee check takestones", err) {
         return code;
     }
-    // As a normal user, the student's own program runs in the student's own folder under their own user; as root,
-    // under a uid of its own (like `grade`), in a copy of the folder that uid owns.
+    // As a normal user, the student's own program runs under their own user; as root, under a uid of its own (like
+    // `grade`). Either way in copies of the folder (below), never in the folder itself.
     let templates: Vec<&Template> = [Some(&template), build.as_ref()].into_iter().flatten().collect();
     let programs = super::sandbox::programs_of(&templates);
     let sandbox = match super::sandbox::untrusted_for(&args.sandbox, args.run_as_self, &programs) {
@@ -88,11 +90,13 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         return code;
     }
     let (sandbox, _lease) = sandbox.lease();
-    let copy = match crate::harness::grade::scratch::run_copy(&dir, &sandbox) {
+    // The student's folder is copied once and built there; every run then starts from a fresh copy of that built
+    // tree, with its own HOME and TMPDIR, removed after it (as `grade`'s cases): no run sees what an earlier one
+    // left, and nothing is written in the student's own folder.
+    let work = match run_copy(&dir, &sandbox) {
         Ok(copy) => copy,
         Err(message) => return usage(err, format!("--dir: {message}")),
     };
-    let run_dir = copy.as_ref().map_or(dir.clone(), |c| c.dir().to_path_buf());
     if let Some(problem) = config.problem() {
         return usage(err, format!("--suite {}: {problem}", config.suite.source));
     }
@@ -126,7 +130,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             max_timeouts: None,
         };
         ticker.say(format!("building: {}", build.text()));
-        let Ok(result) = build_step(build, &run_dir, &grading) else { interrupted(0) };
+        let Ok(result) = build_step(build, work.dir(), &grading) else { interrupted(0) };
         if !result.ok {
             let _ = writeln!(out, "build failed: {}", result.command);
             for line in result.message.lines().take(30) {
@@ -136,16 +140,34 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         }
         let _ = writeln!(out, "build: {} (ok, {} ms)", result.command, result.elapsed_ms);
     }
+    // What every run starts from: taken back from the runs' uid, so no run (nor what it leaves running) changes it.
+    if let Err(e) = crate::harness::runner::sandbox::take_back(work.dir(), &sandbox) {
+        let _ = writeln!(err, "referee check takestones: the grader could not take the built folder back: {e}");
+        return exit::INTERNAL;
+    }
     let harness_error = RefCell::new(None);
     let submission = |p: &Position, depth: u32| {
         let case_args = case_args(p, depth);
         runs.set(runs.get() + 1);
         ticker.say(format!("run {}: {}   seed {seed}", runs.get(), case_args.join(" ")));
-        let (program, argv) = template.expand(&run_dir, &case_args);
+        let fresh = match CaseCopy::new(work.dir(), &work.case_dir(runs.get()), &sandbox) {
+            Ok(fresh) => fresh,
+            // The built tree is the student's (too large to copy); a copy the grader cannot write is not.
+            Err(e @ WorkspaceError::TooLarge { .. }) => {
+                let how = "could not be copied for this run (the built folder is too large)".to_string();
+                return Ran::Failed(Failure { how, stderr: e.to_string() });
+            }
+            Err(e) => {
+                let why = format!("the grader could not copy the built folder: {e}");
+                harness_error.borrow_mut().get_or_insert(why.clone());
+                return Ran::Failed(Failure { how: "could not be started".into(), stderr: why });
+            }
+        };
+        let (program, argv) = template.expand(fresh.dir(), &case_args);
         let spec = RunSpec {
             program,
             args: argv,
-            cwd: run_dir.clone(),
+            cwd: fresh.dir().to_path_buf(),
             stdin: None,
             env: Vec::new(),
             limits: Limits::default().with_timeout(timeout),

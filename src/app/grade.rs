@@ -21,6 +21,11 @@ pub use super::class_report::{student_line, CANCELLED};
 
 /// Runs `referee grade`; returns the exit code (see `cli::exit`).
 pub fn run(args: &GradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    // Where hand-ins would run without sandbox or limits (Windows), no one is graded: the grader's side (exit 3).
+    if let Some(why) = crate::harness::runner::platform::grading_refused() {
+        let _ = writeln!(err, "referee grade: {why}");
+        return exit::INTERNAL;
+    }
     crate::diagnose::register();
     match &args.game {
         Some(crate::cli::GradeGame::Mancala(game)) => return super::mancala::grade::run(game, out, err),

@@ -42,13 +42,7 @@ pub fn run(out: &mut dyn Write) -> u8 {
             }
         }
     }
-    rows.push((
-        "limits",
-        true,
-        "own process group, wall clock with TERM then KILL of the whole tree, CPU time, data segment, file size, \
-         capped output"
-            .into(),
-    ));
+    rows.push(("limits", true, crate::harness::runner::platform::limits().into()));
     for (name, in_force, detail) in rows {
         let state = if in_force { "in force" } else { "NOT in force" };
         let _ = writeln!(out, "  {name:<9} {state:<13} {detail}");

@@ -99,7 +99,8 @@ impl AgentProcess {
             cgroups: cgroup.as_ref().map(|c| c.dirs().to_vec()).unwrap_or_default(),
         };
         let mut request = plan::request(&launch.limits, &launch.sandbox, &extras, &resolved, &launch.args);
-        let report = ReportPipe::new().map_err(|e| spawn_error(format!("no pipe for the launcher's report: {e}")))?;
+        let mut report =
+            ReportPipe::new().map_err(|e| spawn_error(format!("no pipe for the launcher's report: {e}")))?;
         request.report = Some(report.launcher_end());
         let mut command = Command::new(exe);
         command
@@ -115,12 +116,16 @@ impl AgentProcess {
             use std::os::unix::process::CommandExt;
             command.process_group(0);
         }
-        let mut child = sandbox::spawn_managed(|| {
-            let child = command.spawn()?;
-            let pid = child.id();
-            Ok((child, pid))
-        })
-        .map_err(|source| RunError::Spawn { program: name.clone(), source })?;
+        // Only this launcher inherits its report channel (see `runner::report`).
+        let mut child = report
+            .spawn(|| {
+                sandbox::spawn_managed(|| {
+                    let child = command.spawn()?;
+                    let pid = child.id();
+                    Ok((child, pid))
+                })
+            })
+            .map_err(|source| RunError::Spawn { program: name.clone(), source })?;
         let pid = child.id();
         let (tx, lines) = mpsc::channel();
         if let Some(out) = child.stdout.take() {

@@ -339,13 +339,13 @@ pub fn assert_hostile_class_got_nothing(set: &str, out: &Path, notes: &Path, lan
     assert_eq!(fs::read_to_string(notes).unwrap(), "", "{set}: the TA's notes were written");
 }
 
-/// Issue 22, items 1, 3 and 7, as root in every layer set this machine has (see [`hostile_class`]); the grader
-/// is started with a TA's `7>>notes.txt`.
+/// Issue 22, items 1, 3 and 7, as root in every layer set this machine has and the Gradescope-like one (see
+/// [`hostile_class`]); the grader is started with a TA's `7>>notes.txt`.
 #[test]
 fn hostile_hand_ins_get_no_marks_no_bytes_and_no_blame_shifted_in_every_layer_set() {
     let work = tempfile::tempdir().unwrap();
     let (class, suite) = hostile_class(work.path());
-    for (set, layers) in layer_sets() {
+    for (set, layers) in layer_sets_and_gradescope() {
         let out = work.path().join(format!("out-{set}"));
         let notes = work.path().join(format!("notes-{set}.txt"));
         fs::write(&notes, "").unwrap();
@@ -446,13 +446,35 @@ fn grade_fixtures(
     suite: &str,
     extra: &[&str],
 ) -> std::collections::BTreeMap<String, SubmissionResult> {
+    grade_fixtures_under(&[], work, name, students, suite, extra)
+}
+
+/// [`grade_fixtures`] with the grader started through `wrapper` (a program and its arguments, which then execs the
+/// grader's command line given after them).
+fn grade_fixtures_under(
+    wrapper: &[&str],
+    work: &Path,
+    name: &str,
+    students: &[Student],
+    suite: &str,
+    extra: &[&str],
+) -> std::collections::BTreeMap<String, SubmissionResult> {
     let class = work.join(format!("class-{name}"));
     for (id, program, replace) in students {
         crate::sandbox::student(&class, id, program, replace);
     }
     Command::new("chmod").args(["-R", "a+rX"]).arg(&class).status().unwrap();
     let out = work.join(format!("out-{name}"));
-    let output = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+    let referee = assert_cmd::cargo::cargo_bin("referee");
+    let mut command = match wrapper.split_first() {
+        Some((program, args)) => {
+            let mut command = Command::new(program);
+            command.args(args).arg(&referee);
+            command
+        }
+        None => Command::new(&referee),
+    };
+    let output = command
         .args(["grade", "--suite", suite, "--submissions"])
         .arg(&class)
         .arg("--out")
@@ -519,7 +541,21 @@ fn sysv_objects_with_fixture_key() -> Vec<String> {
 #[test]
 fn ipc_objects_keyrings_and_sockets_reach_no_classmate_and_outlive_no_run() {
     let work = tempfile::tempdir().unwrap();
-    let suite = one_case_suite(work.path());
+    // A second case under the same uid looks for what the first left in the uid's own keyrings.
+    let suite = work.path().join("two.toml");
+    let cases: String =
+        [3, 4].iter().map(|n| format!("[[case]]\nname = \"c{n}\"\nargs = \"{n} 0 0\"\nreference = true\n")).collect();
+    fs::write(&suite, format!("[reference]\ngame = \"takestones\"\n{cases}")).unwrap();
+    let suite = suite.display().to_string();
+    // The grader holds a session keyring with a secret in it, as a TA's login session does.
+    let session = "import ctypes, os, sys\n\
+        libc = ctypes.CDLL(None)\n\
+        keyctl, add_key = {'aarch64': (219, 217)}.get(os.uname().machine, (250, 248))\n\
+        libc.syscall(keyctl, 1, b'referee-ta-session')\n\
+        libc.syscall(add_key, b'user', b'referee-ta-secret', b's3cret', 6, -3)\n\
+        os.execv(sys.argv[1], sys.argv[1:])\n";
+    let python = python();
+    let wrapper = [python.as_str(), "-c", session];
     let mut sets = layer_sets_and_gradescope();
     let on = layers_on();
     if is_root() {
@@ -532,21 +568,38 @@ fn ipc_objects_keyrings_and_sockets_reach_no_classmate_and_outlive_no_run() {
             extra.extend(["--sandbox-layers", layers.as_str()]);
         }
         let students: [Student; 2] = [("a-leaver", "ipc_leave", &[]), ("b-finder", "ipc_find", &[])];
-        let results = grade_fixtures(work.path(), set, &students, &suite, &extra);
+        let results = grade_fixtures_under(&wrapper, work.path(), set, &students, &suite, &extra);
         let left = &results["a-leaver"].cases[0].stdout.text;
+        let later = &results["a-leaver"].cases[1].stdout.text;
         let found = &results["b-finder"].cases[0].stdout.text;
         let detail = |id: &str| {
             let case = &results[id].cases[0];
             format!("{:?}: {}, {} ms", case.status, case.detail, case.elapsed_ms)
         };
-        eprintln!("{set}: leaver {left:?} ({}), finder {found:?} ({})", detail("a-leaver"), detail("b-finder"));
+        eprintln!(
+            "{set}: leaver {left:?} ({}), then {later:?}, finder {found:?} ({})",
+            detail("a-leaver"),
+            detail("b-finder")
+        );
         let layer = |name: &str| layers.as_deref().map_or(on.iter().any(|n| n == name), |l| l.contains(name));
         assert_eq!(sysv_objects_with_fixture_key(), Vec::<String>::new(), "{set}: left on the machine");
         if layer("ipc") || layer("seccomp") {
-            for line in ["shm none", "mq none", "key none"] {
+            for line in ["shm none", "mq none"] {
                 assert!(found.lines().any(|l| l == line), "{set}: the classmate got something: {found}");
             }
             assert!(!found.contains("mq found"), "{set}: {found}");
+        }
+        // Keyrings in every set, seccomp or not: the classmate finds neither the run's key nor the TA's (a
+        // session keyring of its own), and the uid's next run finds nothing the first left (its keyrings emptied).
+        for line in ["key none", "ta key none"] {
+            assert!(found.lines().any(|l| l == line), "{set}: the classmate got a key: {found}");
+        }
+        // A normal user's own keyrings are the TA's: emptied for leased uids only (as root).
+        if layer("seccomp") || is_root() {
+            assert_eq!(later, "own key none\n", "{set}: the uid's next run got what the first stored ({left})");
+        }
+        if !layer("seccomp") {
+            assert!(left.contains("key stored"), "{set}: nothing was tried: {left}");
         }
         if layer("seccomp") {
             assert!(found.contains("netlink refused"), "{set}: {found}");
@@ -713,4 +766,127 @@ fn the_graders_environment_never_reaches_a_run_beyond_the_allowlist() {
         }
         assert!(vars.contains(&("LC_NUMERIC", "C")) && vars.contains(&("REFEREE_TA_ASKED", "yes")), "{set}: {text}");
     }
+}
+
+/// Issue 22, item 6, for `check`: every run starts from a fresh copy of the built folder with its own `HOME` and
+/// `TMPDIR`, and the student's own folder is never written. The hand-in is a correct solver that answers wrongly
+/// (printing the arguments it found) whenever an earlier run left something in its folder, `HOME` or `TMPDIR`, or
+/// changed its source: `check` finds no divergence, and no run's output shows another run's arguments.
+#[test]
+fn every_run_of_check_starts_from_a_fresh_copy_with_its_own_home_and_tmpdir() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = crate::sandbox::student(&work.path().join("class"), "carrier", "check_carry", &[]);
+    fs::copy(fixture("submissions/python-stats/takestones.py"), dir.join("real.py")).unwrap();
+    fs::write(dir.join("build.sh"), "echo built > built.txt\n").unwrap();
+    Command::new("chmod").args(["-R", "a+rX"]).arg(work.path()).status().unwrap();
+    let source = fs::read(dir.join("takestones.py")).unwrap();
+    let output = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(["check", "takestones", "--cases", "2", "--seed", "7", "--dir"])
+        .arg(&dir)
+        .args(["--build", "sh {dir}/build.sh", "--cmd", &format!("{} {{dir}}/takestones.py {{args}}", python())])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let runs = stdout.lines().filter_map(|l| l.split_once(" matched").map(|(head, _)| head.to_string())).count();
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("no divergence from the reference") && runs == 2, "{stdout}");
+    assert!(!stdout.contains("seen ") && !stdout.contains("tampered"), "a run saw another's leftovers: {stdout}");
+    assert_eq!(fs::read(dir.join("takestones.py")).unwrap(), source, "the student's own source was changed");
+    for left in ["carry.txt", "built.txt"] {
+        assert!(!dir.join(left).exists(), "{left} was written into the student's own folder");
+    }
+}
+
+/// The folders a process of this test creates cgroups in (as `referee` finds its own): the cgroup v2 folder when
+/// cpu, memory and pids are enabled below it, else the v1 cpu, memory and pids folders.
+fn own_cgroup_parents() -> Vec<std::path::PathBuf> {
+    let own = fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    let mounts = fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    let path_of = |controller: &str| {
+        own.lines().find_map(|l| {
+            let mut parts = l.splitn(3, ':');
+            let (_, list, path) = (parts.next()?, parts.next()?, parts.next()?);
+            let hit = if controller.is_empty() { list.is_empty() } else { list.split(',').any(|c| c == controller) };
+            hit.then(|| path.to_string())
+        })
+    };
+    let mut v1 = Vec::new();
+    for line in mounts.lines() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let Some(dash) = fields.iter().position(|f| *f == "-") else { continue };
+        let (root, point, fstype, options) = (fields[3], fields[4], fields[dash + 1], fields[dash + 3]);
+        let dir =
+            |path: String| Path::new(point).join(path.strip_prefix(root).unwrap_or(&path).trim_start_matches('/'));
+        if fstype == "cgroup2" {
+            if let Some(dir) = path_of("").map(dir) {
+                let enabled = fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default();
+                if ["cpu", "memory", "pids"].iter().all(|c| enabled.split_whitespace().any(|w| w == *c)) {
+                    return vec![dir];
+                }
+            }
+        } else if fstype == "cgroup" {
+            for controller in ["cpu", "memory", "pids"] {
+                if options.split(',').any(|o| o == controller) {
+                    v1.extend(path_of(controller).map(dir));
+                }
+            }
+        }
+    }
+    v1
+}
+
+/// Issue 22, item 4: run cgroups are named with the grader's PID namespace, pid and start time, so a grader whose
+/// pid an earlier grader had (every grader in a fresh container has the same one) is not stopped by what that one
+/// left: with `referee-<its pid>-probe` (the old name) and `referee-<its pid>-<namespace>-<another start>-0` made
+/// before it starts, the cgroup layer is still in force and the second, a dead grader's, is removed; the cgroups of
+/// a live grader (this test process stands for one) and of another PID namespace are left alone.
+#[test]
+fn cgroup_names_carry_pid_namespace_and_start_time_so_a_reused_pid_neither_collides_nor_sweeps_the_living() {
+    use std::os::unix::fs::MetadataExt;
+    if !layers_on().iter().any(|n| n == "cgroup") {
+        eprintln!("SKIPPED cgroup names: no cgroup layer here");
+        return;
+    }
+    let parents = own_cgroup_parents();
+    assert!(!parents.is_empty(), "the cgroup layer is in force but no cgroup folder of ours was found");
+    let namespace = fs::metadata("/proc/self/ns/pid").unwrap().ino();
+    let me = std::process::id();
+    let stat = fs::read_to_string(format!("/proc/{me}/stat")).unwrap();
+    let started: u64 = stat[stat.rfind(')').unwrap() + 1..].split_whitespace().nth(19).unwrap().parse().unwrap();
+    let kept = [format!("referee-{me}-{namespace}-{started}-0"), format!("referee-1-{}-1-0", namespace + 1)];
+    for parent in &parents {
+        for name in &kept {
+            fs::create_dir(parent.join(name)).unwrap();
+        }
+    }
+    // The grader's pid is the shell's: it makes the leftovers of an earlier grader with that pid, then becomes it.
+    let child = Command::new("sh")
+        .arg("-c")
+        .arg("for p in \"$@\"; do mkdir \"$p/referee-$$-probe\" \"$p/referee-$$-$NS-1-0\" || exit 9; done; exec \"$REFEREE\" sandbox")
+        .arg("sh")
+        .args(&parents)
+        .env("NS", namespace.to_string())
+        .env("REFEREE", assert_cmd::cargo::cargo_bin("referee"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let grader = child.id();
+    let output = child.wait_with_output().unwrap();
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    let made = [format!("referee-{grader}-probe"), format!("referee-{grader}-{namespace}-1-0")];
+    let left = |name: &str| parents.iter().filter(|p| p.join(name).exists()).count();
+    let found: Vec<usize> = kept.iter().chain(&made).map(|name| left(name)).collect();
+    for parent in &parents {
+        for name in kept.iter().chain(&made) {
+            let _ = fs::remove_dir(parent.join(name));
+        }
+    }
+    assert_eq!(output.status.code(), Some(0), "{report}{}", String::from_utf8_lossy(&output.stderr));
+    let cgroup = crate::sandbox::parse_layers(&report).into_iter().find(|(name, _, _)| name == "cgroup");
+    let (_, on, detail) = cgroup.unwrap_or_else(|| panic!("{report}"));
+    assert!(on, "an earlier grader's leftovers with this pid stopped the cgroup layer: {detail}");
+    let n = parents.len();
+    assert_eq!(found[..2], [n, n], "a live grader's or another namespace's cgroups were swept");
+    assert_eq!(found[3], 0, "a dead grader's cgroups under the new grader's own pid were kept");
 }

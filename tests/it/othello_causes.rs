@@ -697,7 +697,7 @@ fn assert_isolated(bug: &Unseen) -> (Report, f64) {
     let began = std::time::Instant::now();
     // A node that does not stop at its leaf searches 6x6 boards to the end: the shortest timeout that still shows it.
     let runaway = ["min-ignores-limit", "min-stops-at-one"].contains(&bug.name);
-    let timeout = std::time::Duration::from_secs(if runaway { 1 } else { 10 });
+    let timeout = std::time::Duration::from_millis(if runaway { 500 } else { 10_000 });
     let options = Options { python: PYTHON.into(), seed: 5, cases: 6, timeout, ..Options::default() };
     let report = run(&unseen_module(bug), &options).unwrap();
     let seconds = began.elapsed().as_secs_f64();

@@ -9,10 +9,11 @@ use referee::referee::record::GameRecord;
 
 use super::referee::have_java;
 
-/// A class folder: `good` (a course-style player), `silent` (never sets `move`), `broken` (does not compile), and
+/// A class folder: `good` (a correct player that returns within a millisecond: these tests are about grading, and
+/// tests/it/referee.rs plays the course-style player that runs until its deadline), `silent` (never sets `move`), `broken` (does not compile), and
 /// the `extra` students, each as handed in (one folder with its xxxPlayer.java).
 fn class(dir: &Path, extra: &[(&str, &str)]) {
-    for (student, file) in [("good", "goodPlayer"), ("silent", "silentPlayer")].iter().chain(extra) {
+    for (student, file) in [("good", "quickPlayer"), ("silent", "silentPlayer")].iter().chain(extra) {
         crate::variants::mancala_player(file, &dir.join(format!("{student}-HW3-P4")));
     }
     let broken = dir.join("broken-HW3-P4");

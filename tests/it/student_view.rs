@@ -288,7 +288,7 @@ fn mancala_under_none_shows_the_verdict_only() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let (class, out) = (tmp.path().join("class"), tmp.path().join("out"));
-    crate::variants::mancala_player("goodPlayer", &class.join("good-HW3-P4"));
+    crate::variants::mancala_player("quickPlayer", &class.join("good-HW3-P4"));
     let options = ["--stones", "2", "--time", "0.2", "--tolerance", "0.2", "--seed", "3", "--show", "none"];
     let stdout = grade_game("mancala", &class, &out, &options);
     assert!(stdout.contains("graded 1 student(s)"), "{stdout}");

@@ -127,6 +127,17 @@ pub const MANCALA_PLAYERS: &[(&str, &[(&str, &str)])] = &[
             ),
         ],
     ),
+    // Correct, and done within a millisecond: deepens to 8 plies and returns, so a game costs what the referee does
+    // rather than a full deadline per move (for tests about grading and reporting, not about the clock).
+    (
+        "quickPlayer",
+        &[(
+            "        int maxDepth = 1;\n        while (true) {\n            move = maxAction(new GameState(state), \
+             maxDepth);\n            maxDepth++;\n        }",
+            "        for (int maxDepth = 1; maxDepth <= 8; maxDepth++) {\n            move = maxAction(new \
+             GameState(state), maxDepth);\n        }",
+        )],
+    ),
     // The runaway: iterative deepening that forgot to deepen, busy forever at depth 1.
     ("loopPlayer", &[("            maxDepth++;\n", "            // bug: maxDepth++ is missing\n")]),
     // Returns after depth 6 on turns 1 and 2, then throws (an array sized for two turns) before setting `move`.
@@ -162,7 +173,7 @@ pub fn mancala_player(name: &str, dir: &Path) -> std::path::PathBuf {
     let renamed = [
         (
             " * goodPlayer: a correct agent",
-            " * made from goodPlayer by a change in tests/it/variants.rs: a buggy agent",
+            " * made from goodPlayer by a change in tests/it/variants.rs (see there why): an agent",
         ),
         ("public class goodPlayer ", "public class __NAME__ "),
     ];

@@ -3,7 +3,8 @@
 //!
 //! It is written out plainly (separate MAX and MIN nodes, one flag test per variant) rather than built on the
 //! generic search, so that the reference and the search it shares with every game stay free of bug switches.
-//! Diagnosis runs it on small shrunk positions, so plainness costs nothing.
+//! Diagnosis runs it on small shrunk positions; `gen` runs it on hundreds of positions per variant, so the move
+//! rules are precomputed as bit masks per search (a node's legal moves are one `and`).
 
 use super::variant::Variant;
 use crate::game::takestones::Position;
@@ -45,6 +46,10 @@ struct Search<'a> {
     evaluated: u64,
     max_depth: u32,
     trace: String,
+    /// Stones a move may take after stone `l` was taken (index 0: the first move).
+    follows: Vec<u128>,
+    /// The multiples of `p` among the stones, for every `p`.
+    multiples: Vec<u128>,
 }
 
 impl MutantSolver {
@@ -79,8 +84,7 @@ impl MutantSolver {
         let available = position.taken().iter().fold(all, |m, &s| m & !(1u128 << s));
         let last = position.last().unwrap_or(0);
         let max = position.taken().len() % 2 == 0;
-        let mut s =
-            Search { solver: self, n, limit: depth, visited: 0, evaluated: 0, max_depth: 0, trace: String::new() };
+        let mut s = Search::new(self, n, depth);
         if s.legal(available, last) == 0 {
             return None;
         }
@@ -152,31 +156,31 @@ fn is_prime(x: u32) -> bool {
     x >= 2 && (2..).take_while(|d| d * d <= x).all(|d| x % d != 0)
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(solver: &'a MutantSolver, n: u32, limit: u32) -> Search<'a> {
+        let mask = |keep: &dyn Fn(u32) -> bool| (1..=n).filter(|&s| keep(s)).fold(0u128, |m, s| m | 1 << s);
+        let first = mask(&|s| {
+            let odd = s % 2 == 1;
+            if solver.probes(Probe::FirstMoveFloor) {
+                odd && s < n / 2
+            } else if solver.probes(Probe::FirstMoveAnyOdd) {
+                odd
+            } else if solver.probes(Probe::FirstMoveAnyParity) {
+                2 * s < n
+            } else if solver.has(Variant::FirstMoveAtMostHalf) {
+                odd && 2 * s <= n
+            } else {
+                odd && 2 * s < n
+            }
+        });
+        let multiples: Vec<u128> = (0..=n).map(|p| if p == 0 { 0 } else { mask(&|s| s % p == 0) }).collect();
+        let follows =
+            (0..=n).map(|l| if l == 0 { first } else { multiples[l as usize] | mask(&|s| l % s == 0) }).collect();
+        Search { solver, n, limit, visited: 0, evaluated: 0, max_depth: 0, trace: String::new(), follows, multiples }
+    }
+
     fn legal(&self, available: u128, last: u32) -> u128 {
-        let n = self.n;
-        (1..=n)
-            .filter(|&s| available >> s & 1 == 1)
-            .filter(|&s| {
-                if last == 0 {
-                    let solver = self.solver;
-                    let odd = s % 2 == 1;
-                    if solver.probes(Probe::FirstMoveFloor) {
-                        odd && s < n / 2
-                    } else if solver.probes(Probe::FirstMoveAnyOdd) {
-                        odd
-                    } else if solver.probes(Probe::FirstMoveAnyParity) {
-                        2 * s < n
-                    } else if solver.has(Variant::FirstMoveAtMostHalf) {
-                        odd && 2 * s <= n
-                    } else {
-                        odd && 2 * s < n
-                    }
-                } else {
-                    s % last == 0 || last % s == 0
-                }
-            })
-            .fold(0, |m, s| m | 1 << s)
+        available & self.follows.get(last as usize).copied().unwrap_or(0)
     }
 
     fn largest_prime_factor(&self, x: u32) -> u32 {
@@ -204,7 +208,7 @@ impl Search<'_> {
             return if max { -terminal } else { terminal };
         }
         let signed = |count: u32, v: f64| if count % 2 == 1 { v } else { -v };
-        let multiples = |mask: u128, p: u32| (1..=self.n).filter(|s| mask >> s & 1 == 1 && s % p == 0).count() as u32;
+        let multiples = |mask: u128, p: u32| (mask & self.multiples.get(p as usize).copied().unwrap_or(0)).count_ones();
         let value = if available >> 1 & 1 == 1 || last == 0 {
             0.0
         } else if last == 1 {
@@ -253,11 +257,11 @@ impl Search<'_> {
         let strict =
             has(Variant::StrictCuts) || self.solver.probes(if max { Probe::StrictCutMax } else { Probe::StrictCutMin });
         let bound_first = has(Variant::BoundBeforeCut);
-        let mut children: Vec<u32> = (1..=self.n).filter(|s| legal >> s & 1 == 1).collect();
-        if self.solver.probes(Probe::Descending) {
-            children.reverse();
-        }
-        for m in children {
+        let descending = self.solver.probes(Probe::Descending);
+        let mut rest = legal;
+        while rest != 0 {
+            let m = if descending { 127 - rest.leading_zeros() } else { rest.trailing_zeros() };
+            rest &= !(1u128 << m);
             let (cv, _) = self.node(available & !(1u128 << m), m, !max, Some(m), depth + 1, alpha, beta);
             let better = if max { cv > v } else { cv < v };
             let tie = cv == v && has(Variant::TieTowardLarger);

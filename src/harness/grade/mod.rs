@@ -21,4 +21,4 @@ pub mod workspace;
 
 pub use parallel::for_each_parallel;
 pub use prepared::PreparedSuite;
-pub use submission::{build_step, fingerprint, grade_submission, signal_name, tail, Cancelled, GradeConfig};
+pub use submission::{build_step, fingerprint, grade_submission, signal_name, tail, Cancelled, CaseCopy, GradeConfig};

@@ -45,34 +45,37 @@ impl Scratch {
     }
 }
 
-/// A copy of a folder for runs under another user, in a scratch folder of its own (removed when dropped).
+/// The folder `check` works in: a copy of the student's folder, built there, from which every case gets a fresh
+/// copy of its own ([`super::CaseCopy`]); all in a marked scratch folder, removed when dropped.
 #[derive(Debug)]
 pub struct RunCopy {
-    _scratch: Scratch,
+    scratch: Scratch,
     dir: PathBuf,
 }
 
 impl RunCopy {
-    /// The copy.
+    /// The copy of the student's folder (given to the runs' uid until it is built, then taken back).
     pub fn dir(&self) -> &Path {
         &self.dir
     }
+
+    /// Where the copy of run `n` goes.
+    pub fn case_dir(&self, n: usize) -> PathBuf {
+        self.scratch.path().join(format!("case-{n}"))
+    }
 }
 
-/// When runs are another user than the grader (as root), a copy of `dir` that user owns, in the system temp
-/// folder; `None` when runs are the grader's own user, who may run in `dir` itself.
+/// A copy of `dir` in a new scratch folder in the system temp folder, given to the runs' uid (a leased one as
+/// root, the grader's own otherwise): the student's own folder is never where a run writes.
 ///
 /// # Errors
 /// A one-line message: the folder is too large, unreadable, or the copy cannot be written.
-pub fn run_copy(dir: &Path, sandbox: &Sandbox) -> Result<Option<RunCopy>, String> {
-    if sandbox.identity.is_none() {
-        return Ok(None);
-    }
+pub fn run_copy(dir: &Path, sandbox: &Sandbox) -> Result<RunCopy, String> {
     let scratch = Scratch::create(&std::env::temp_dir(), "referee-check-").map_err(|e| e.to_string())?;
     super::class::make_traversable(scratch.path()).map_err(|e| e.to_string())?;
     let copy = scratch.path().join("copy");
     super::workspace::copy_folder(dir, &copy, sandbox).map_err(|e| e.to_string())?;
-    Ok(Some(RunCopy { _scratch: scratch, dir: copy }))
+    Ok(RunCopy { scratch, dir: copy })
 }
 
 /// Removes every marked scratch folder in `parent` whose owner is no longer running; returns the ones removed.

@@ -269,7 +269,7 @@ pub fn build_step(template: &Template, dir: &Path, config: &GradeConfig) -> Resu
 /// the built tree `built`), so a syntax error is one build error with its line rather than a nonzero exit on every
 /// case. `Some` only for a file that does not parse.
 fn syntax_step(built: &Path, copy: &Path, config: &GradeConfig) -> Result<Option<BuildResult>, Cancelled> {
-    let Ok(case) = CaseCopy::new(built, copy, config) else { return Ok(None) };
+    let Ok(case) = CaseCopy::new(built, copy, &config.sandbox) else { return Ok(None) };
     let dir = case.dir();
     let (program, args) = config.command.expand(dir, &[]);
     let Some((python, file)) = python_syntax::python_entry(&program, &args, dir) else { return Ok(None) };
@@ -293,21 +293,31 @@ fn syntax_step(built: &Path, copy: &Path, config: &GradeConfig) -> Result<Option
     }))
 }
 
-/// A fresh copy of the built tree for one case (or the syntax check), given to the run's uid, with the run's
-/// `HOME` and `TMPDIR` inside it; removed when dropped, after every process of the run is gone.
-struct CaseCopy {
+/// A fresh copy of the built tree for one case (of `grade` or `check`, or the syntax check), given to the run's
+/// uid, with the run's `HOME` and `TMPDIR` inside it (the runner points both at the run's folder); removed when
+/// dropped, after every process of the run is gone. The built tree itself must have been taken back from the run's
+/// uid first ([`runner::sandbox::take_back`]), so no run can change what the next one starts from.
+#[derive(Debug)]
+pub struct CaseCopy {
     dir: std::path::PathBuf,
     sandbox: Sandbox,
 }
 
 impl CaseCopy {
-    fn new(built: &Path, dir: &Path, config: &GradeConfig) -> Result<CaseCopy, WorkspaceError> {
-        let copy = CaseCopy { dir: dir.to_path_buf(), sandbox: config.sandbox.clone() };
-        phases::time(Phase::Copy, || copy_folder(built, dir, &config.sandbox))?;
+    /// Copies the built tree `built` to `dir` (links kept as links, never followed) and gives it to `sandbox`'s
+    /// uid.
+    ///
+    /// # Errors
+    /// [`WorkspaceError::TooLarge`] when the built tree is past a submission's limits (the student's), any other
+    /// when the grader cannot read it or write the copy.
+    pub fn new(built: &Path, dir: &Path, sandbox: &Sandbox) -> Result<CaseCopy, WorkspaceError> {
+        let copy = CaseCopy { dir: dir.to_path_buf(), sandbox: sandbox.clone() };
+        phases::time(Phase::Copy, || copy_folder(built, dir, sandbox))?;
         Ok(copy)
     }
 
-    fn dir(&self) -> &Path {
+    /// The copy: the run's working folder, `{dir}`, `HOME` and `TMPDIR`.
+    pub fn dir(&self) -> &Path {
         &self.dir
     }
 }
@@ -332,7 +342,7 @@ fn run_case(
         Ok(c) => c,
         Err(e) => return Ok(blank(case, candidates, Status::HarnessError, format!("no expected output: {e}"))),
     };
-    let fresh = match CaseCopy::new(built, copy, config) {
+    let fresh = match CaseCopy::new(built, copy, &config.sandbox) {
         Ok(fresh) => fresh,
         Err(e) => {
             // The built tree is the student's (too large to copy); a copy the grader cannot write is not.

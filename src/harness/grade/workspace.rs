@@ -232,10 +232,14 @@ fn close_for_removal(dir: &Path) -> Option<PathBuf> {
     fs::rename(dir, &closed).ok()?;
     #[cfg(unix)]
     {
-        use rustix::fs::{chmod, chownat, AtFlags, Mode, CWD};
+        use rustix::fs::{fchmod, fchown, open, Mode, OFlags};
         let (uid, gid) = (rustix::process::geteuid(), rustix::process::getegid());
-        let shut = chownat(CWD, &closed, Some(uid), Some(gid), AtFlags::SYMLINK_NOFOLLOW)
-            .and_then(|()| chmod(&closed, Mode::from_raw_mode(0o700)));
+        // Through a descriptor of the folder itself: nothing at that name is followed.
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let shut = open(&closed, flags, Mode::empty()).and_then(|folder| {
+            fchown(&folder, Some(uid), Some(gid))?;
+            fchmod(&folder, Mode::from_raw_mode(0o700))
+        });
         if shut.is_err() {
             let _ = fs::remove_dir_all(&closed);
             return None;

@@ -271,18 +271,5 @@ pub fn identity_and_limits(request: &Request) -> Result<(), String> {
     if request.probe {
         return Ok(());
     }
-    use rustix::process::{setrlimit, Resource, Rlimit};
-    let set = |resource, value: u64| setrlimit(resource, Rlimit { current: Some(value), maximum: Some(value) });
-    let mut results = vec![set(Resource::Core, 0)];
-    for (resource, value) in
-        [(Resource::Cpu, request.cpu), (Resource::Data, request.data), (Resource::Fsize, request.fsize)]
-    {
-        if value > 0 {
-            results.push(set(resource, value));
-        }
-    }
-    if request.nproc > 0 {
-        results.push(set(Resource::Nproc, request.nproc));
-    }
-    results.into_iter().find_map(Result::err).map_or(Ok(()), |e| Err(format!("cannot set resource limits: {e}")))
+    super::rlimits::apply(request, None)
 }

@@ -2,8 +2,9 @@
 //! program that applies one run's launch plan to itself and then becomes the program: it reports to the grader that
 //! it started (out of band, see [`super::report`]), joins the run's cgroup, joins the grader's shared namespaces or
 //! enters new ones (network, PID, IPC, mount with private temporary folders), takes the sandbox identity, sets the
-//! resource limits, optionally pins itself to one CPU, restricts itself with Landlock and seccomp, marks every
-//! inherited descriptor close-on-exec, and starts the program (see [`super::exec`]).
+//! resource limits, takes a session keyring of its own (emptying a leased uid's keyrings, see `keyrings`),
+//! optionally pins itself to one CPU, restricts itself with Landlock and seccomp, marks every inherited descriptor
+//! close-on-exec, and starts the program (see [`super::exec`]).
 //!
 //! With a PID namespace the program cannot simply be exec'd: the namespace's first process is its init, which
 //! ignores signals it has no handler for and takes every other process down when it exits. So the launcher starts
@@ -68,14 +69,24 @@ fn channel(request: &Request) -> Result<Channel, String> {
         let file = std::fs::OpenOptions::new().write(true).open(path);
         return Ok(Channel::Status(file.map_err(|e| format!("launcher: cannot open the status pipe: {e}"))?));
     }
-    let Some((path, nonce)) = &request.report else { return Ok(Channel::Stderr) };
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(path)
-        .map_err(|e| format!("launcher: cannot open the report pipe {}: {e}", path.display()))?;
+    let Some((fd, nonce)) = &request.report else { return Ok(Channel::Stderr) };
+    let file = take_report(*fd).map_err(|e| format!("launcher: cannot take the report pipe (descriptor {fd}): {e}"))?;
     let mut channel = Channel::Report(file, nonce.clone());
     channel.say("started", "");
     Ok(channel)
+}
+
+/// The report pipe's write end, inherited as descriptor `fd`.
+fn take_report(fd: i32) -> std::io::Result<std::fs::File> {
+    #[cfg(unix)]
+    {
+        report::take_inherited(fd)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = fd;
+        Err(std::io::Error::new(std::io::ErrorKind::Unsupported, super::platform::NO_LAUNCHER))
+    }
 }
 
 /// Runs the launcher given everything after [`SUBCOMMAND`]: sets the limits and becomes the program. Returns only
@@ -97,10 +108,16 @@ pub fn exec(args: &[OsString]) -> i32 {
             return FAILED_EXIT;
         }
     };
-    #[cfg(target_os = "linux")]
+    #[cfg(unix)]
     {
         use super::exec::StartError;
-        match linux::launch(&request, &mut channel) {
+        // `+portable` (from tests) runs the macOS launcher's steps on Linux.
+        #[cfg(target_os = "linux")]
+        let launched =
+            if request.portable { super::launch_unix::launch(&request) } else { linux::launch(&request, &mut channel) };
+        #[cfg(not(target_os = "linux"))]
+        let launched = super::launch_unix::launch(&request);
+        match launched {
             Ok(code) => code,
             Err(StartError::Grader(message)) => {
                 channel.say("failed", &message);
@@ -112,9 +129,9 @@ pub fn exec(args: &[OsString]) -> i32 {
             }
         }
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(not(unix))]
     {
-        channel.say("failed", "launcher: only on Linux");
+        channel.say("failed", super::platform::NO_LAUNCHER);
         FAILED_EXIT
     }
 }
@@ -182,6 +199,9 @@ mod linux {
             confine::drop_capabilities().map_err(grader)?;
         }
         confine::identity_and_limits(request).map_err(grader)?;
+        if !request.probe {
+            super::super::keyrings::fresh(request.identity.is_some()).map_err(grader)?;
+        }
         if request.layers.landlock {
             let private_proc = request.layers.pid;
             let detail = rules::landlock(&cwd, &writable, &request.readable, private_proc).map_err(grader)?;
@@ -198,7 +218,7 @@ mod linux {
             }
             return Ok(0);
         }
-        let start = exec::locate(request.dir.as_deref(), &request.program)?;
+        let start = exec::locate(request.dir.as_deref(), &request.program, false)?;
         let Channel::Status(file) = channel else { return Err(exec::exec(&start, &request.args)) };
         init(&start, request, file)
     }

@@ -9,20 +9,27 @@
 //! - [`lease`]: a uid of its own per submission.
 //! - [`plan`]: one run's [`wire::Request`] to the launcher, with the grader's [`shared_ns`] and [`cgroup`]s.
 //! - [`launcher`]: `referee __exec`, which applies a request to itself (namespaces, identity, limits, Landlock,
-//!   seccomp, descriptors) and becomes the program; it reports out of band through [`report`].
+//!   seccomp, descriptors, a session keyring of its own: `keyrings`) and becomes the program; it reports out of
+//!   band through [`report`].
 //! - [`process::run`]: one run, from [`RunSpec`] to [`RunOutcome`]: spawn, limit, feed, capture, time out, kill.
 //! - [`sandbox`]: group signals, marker-based cleanup, handing folders over to the sandbox user.
 //! - [`cgroup_slot`]: where a run's processes go: its own cgroup, or (v1) its grading thread's.
 //! - [`Limits`]: time, CPU, memory, output, processes, file size, disk ([`disk`] watches a run's folder).
 //! - [`Template`]: `--cmd` / `--build` templates.
+//! - [`platform`]: what each system offers (Linux: everything above; macOS: the launcher with limits and process
+//!   groups only; Windows: a Job Object per run, no launcher).
 
 pub mod cgroup;
 pub mod cgroup_slot;
 #[cfg(target_os = "linux")]
 mod confine;
 pub mod disk;
-#[cfg(target_os = "linux")]
+#[cfg(unix)]
 mod exec;
+#[cfg(target_os = "linux")]
+mod keyrings;
+#[cfg(unix)]
+mod launch_unix;
 pub mod launcher;
 pub mod layers;
 pub mod lease;
@@ -35,12 +42,15 @@ pub mod preflight;
 pub mod probe;
 pub mod process;
 pub mod report;
+#[cfg(unix)]
+mod rlimits;
 #[cfg(target_os = "linux")]
 mod rules;
 pub mod sandbox;
 pub mod shared_ns;
 mod template;
 pub mod toolchain;
+mod tree;
 pub mod wire;
 
 pub use limits::Limits;

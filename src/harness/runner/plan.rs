@@ -18,7 +18,12 @@ pub fn launcher_path() -> Option<PathBuf> {
     // Linux names a deleted (or replaced) executable `<path> (deleted)`; it still runs as itself.
     let name = me.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if name.strip_suffix(" (deleted)").unwrap_or(&name) == "referee" {
-        return Some(if cfg!(target_os = "linux") { PathBuf::from("/proc/self/exe") } else { me });
+        // Elsewhere the path it was started by, made absolute: runs start it from their own folder.
+        return Some(if cfg!(target_os = "linux") {
+            PathBuf::from("/proc/self/exe")
+        } else {
+            std::fs::canonicalize(&me).unwrap_or(me)
+        });
     }
     if let Some(p) = std::env::var_os("REFEREE_EXE").map(PathBuf::from).filter(|p| p.is_file()) {
         return Some(p);
@@ -91,11 +96,15 @@ pub fn own_pid_namespace(request: &Request) -> bool {
 pub fn trial(layers: &Layers) -> Result<String, String> {
     let exe = launcher_path().ok_or("the referee launcher was not found")?;
     let request = Request { layers: *layers, probe: true, program: "true".into(), ..Request::default() };
-    let output = std::process::Command::new(exe)
+    let mut command = std::process::Command::new(exe);
+    command
         .args(request.to_args())
         .current_dir(std::env::temp_dir())
         .stdin(std::process::Stdio::null())
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let output = super::report::exclusive(|| command.spawn())
+        .and_then(std::process::Child::wait_with_output)
         .map_err(|e| format!("cannot start the launcher: {e}"))?;
     let err = String::from_utf8_lossy(&output.stderr);
     let err = err.trim();

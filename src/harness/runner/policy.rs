@@ -19,6 +19,20 @@ pub use super::wire::Identity;
 /// into the run's own folder.
 pub const INHERITED: [&str; 4] = ["LANG", "LANGUAGE", "TZ", "JAVA_HOME"];
 
+/// Windows variables a run inherits there (matched without regard to case, as Windows does): without
+/// `SYSTEMROOT` a Python cannot even seed its hashes, and programs find the shell and executable suffixes through
+/// the others. Nothing of them is secret. Not used on other systems.
+pub const INHERITED_ON_WINDOWS: [&str; 8] = [
+    "SYSTEMROOT",
+    "SYSTEMDRIVE",
+    "WINDIR",
+    "COMSPEC",
+    "PATHEXT",
+    "PROCESSOR_ARCHITECTURE",
+    "NUMBER_OF_PROCESSORS",
+    "OS",
+];
+
 /// Prefix of the locale variables a run inherits (`LC_ALL`, `LC_NUMERIC`, ...).
 pub const INHERITED_PREFIX: &str = "LC_";
 
@@ -59,7 +73,8 @@ impl Grants {
         env.push(("PATH".into(), if path.is_empty() { "/usr/local/bin:/usr/bin:/bin".into() } else { path }));
         for (name, value) in std::env::vars_os() {
             let text = name.to_string_lossy();
-            if INHERITED.contains(&text.as_ref()) || text.starts_with(INHERITED_PREFIX) {
+            let windows = cfg!(windows) && INHERITED_ON_WINDOWS.iter().any(|w| w.eq_ignore_ascii_case(&text));
+            if INHERITED.contains(&text.as_ref()) || text.starts_with(INHERITED_PREFIX) || windows {
                 env.push((name, value));
             }
         }
@@ -288,11 +303,12 @@ fn reachable_by_others(path: &Path) -> bool {
 }
 
 impl Sandbox {
-    /// Dedicated users (leased uids from [`UID_BASE`], group `nogroup`) when the grader runs as root, otherwise
-    /// the grader's own user; with every layer this machine offers.
+    /// Dedicated users (leased uids from [`UID_BASE`], group `nogroup`) when the grader runs as root on Linux,
+    /// otherwise the grader's own user; with every layer this machine offers.
     pub fn default_for_this_process() -> Sandbox {
         let layers = super::probe::probe().layers;
-        let identity = is_root().then(nobody);
+        // Switching users is the Linux launcher's: elsewhere runs are the grader's own user.
+        let identity = (is_root() && cfg!(target_os = "linux")).then(nobody);
         Sandbox { identity, layers, grants: Grants::base() }
     }
 

@@ -124,8 +124,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     // Under the grader's own user, Linux lets the grader set the limits right after spawning (`prlimit` needs no
     // privilege on one's own processes), which saves the launcher's exec (about 0.75 ms a run); switching to a
     // sandbox user needs the launcher.
+    // macOS has no prlimit: the launcher sets them there. Windows has no launcher: a Job Object holds the tree.
     let bare = spec.sandbox.identity.is_none() && !spec.sandbox.layers.any();
-    let launcher = if bare && cfg!(target_os = "linux") { None } else { plan::launcher_path() };
+    let launcher = if (bare && cfg!(target_os = "linux")) || !cfg!(unix) { None } else { plan::launcher_path() };
     if launcher.is_none() && spec.sandbox.layers.any() {
         let message = "the referee launcher, which sets up the sandbox, was not found".to_string();
         return Err(RunError::Spawn { program, source: std::io::Error::other(message) });
@@ -174,7 +175,6 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
-        command.process_group(0);
         // Without a launcher, std switches the user (at the price of a fork of the grader).
         if let (None, Some(id)) = (&launcher, spec.sandbox.identity) {
             command.uid(id.uid).gid(id.gid);
@@ -183,15 +183,22 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let prepared = phases::add(Phase::Prepare, begun);
     let mut disk = DiskWatch::start(&spec.cwd, spec.limits.disk_bytes);
     let start = phases::add(Phase::DiskMeasure, prepared);
-    let mut child = sandbox::spawn_managed(|| {
-        let child = command.spawn()?;
-        let pid = child.id();
-        Ok((child, pid))
-    })
+    // Its own process group (or Job Object); only the launcher of this run inherits its report channel.
+    let spawn = || {
+        sandbox::spawn_managed(|| {
+            let started = super::tree::spawn(command)?;
+            let pid = started.pid;
+            Ok((started, pid))
+        })
+    };
+    let mut child = match report.as_mut() {
+        Some(pipe) => pipe.spawn(spawn),
+        None => super::report::exclusive(spawn),
+    }
     .map_err(|source| RunError::Spawn { program: program.clone(), source })?;
     let spawned = phases::add(Phase::Spawn, start);
     let mut exited = spawned;
-    let pid = child.id();
+    let pid = child.pid;
     if launcher.is_none() {
         // No launcher to set them before exec: set them now (needs the same user or CAP_SYS_RESOURCE).
         sandbox::apply_limits(pid, &spec.limits, &spec.sandbox);
@@ -362,15 +369,15 @@ fn describe(status: ExitStatus) -> String {
 /// TA's shell or a CI runner never reaches a run, even one started without the launcher (which does the same for
 /// itself before every program).
 pub fn mark_inherited_close_on_exec() {
-    #[cfg(target_os = "linux")]
+    #[cfg(unix)]
     {
         static DONE: std::sync::Once = std::sync::Once::new();
         DONE.call_once(|| close_fds::set_fds_cloexec(3, &[]));
     }
 }
 
-/// The whole environment of a run: the grants' allowlist (see [`super::policy`]), `HOME` and `TMPDIR` in the run's
-/// folder, the run's marker, then the caller's own variables. Nothing else of the grader's reaches the program.
+/// The whole environment of a run: the grants' allowlist (see [`super::policy`]), `HOME` and `TMPDIR` (on Windows
+/// also `USERPROFILE`, `TEMP`, `TMP`) in the run's folder, the run's marker, then the caller's own variables. Nothing else of the grader's reaches the program.
 pub fn run_environment(
     sandbox: &Sandbox,
     cwd: &std::path::Path,
@@ -380,6 +387,12 @@ pub fn run_environment(
     let mut env = sandbox.grants.env.clone();
     super::policy::set(&mut env, "HOME".as_ref(), cwd.as_os_str().to_os_string());
     super::policy::set(&mut env, "TMPDIR".as_ref(), cwd.as_os_str().to_os_string());
+    if cfg!(windows) {
+        // Windows programs look for their home and temporary folder under these names.
+        for name in ["USERPROFILE", "TEMP", "TMP"] {
+            super::policy::set(&mut env, name.as_ref(), cwd.as_os_str().to_os_string());
+        }
+    }
     super::policy::set(&mut env, MARKER_VAR.as_ref(), marker.into());
     for (name, value) in extra {
         super::policy::set(&mut env, name, value.clone());

@@ -1,15 +1,16 @@
 //! The launcher's own channel to the grader, out of the program's reach: whether the launcher started, why it
 //! could not start the program, and (from a PID namespace's init) whether the program left processes behind.
 //!
-//! The grader makes a pipe whose ends are close-on-exec and gives the launcher the write end's path
-//! (`/proc/<grader>/fd/<n>`) and a nonce. The launcher opens it first thing (as the grader's user, before any
-//! switch), writes `<nonce> started`, and on a failure `<nonce> failed <why>` (or `<nonce> refused <why>` when the
-//! student's own program cannot be started, which is the student's doing); its copy is close-on-exec, so once
-//! the program runs nobody holds a write end but the grader. A program cannot print its way into the report
-//! (stdout and stderr are other pipes), cannot inherit it, and cannot reach the grader's `/proc/<pid>/fd` (another
-//! uid, Landlock's `/proc` rules, or a private `/proc`); a line without the nonce is ignored. Only a run with none of
-//! those (the grader's own user with no Landlock and no PID namespace) could open it, and such a run can do
-//! anything the grader can: `referee sandbox` says so.
+//! The grader makes a pipe whose ends are close-on-exec. For the moment of the launcher's spawn the write end is
+//! made inheritable, under a lock that every spawn of a run takes (so no other run inherits it), and the grader
+//! closes its own copy as soon as the launcher is started: from then on the launcher holds the only write end. It
+//! is told the descriptor's number and a nonce on its command line, takes it first thing (before any switch of
+//! user or namespace), marks it close-on-exec, writes `<nonce> started`, and on a failure `<nonce> failed <why>`
+//! (or `<nonce> refused <why>` when the student's own program cannot be started, which is the student's doing).
+//! Once the program runs nobody holds a write end: the program cannot print its way into the report (stdout and
+//! stderr are other pipes), cannot inherit it, and no path names it (the grader keeps no copy that its
+//! `/proc/<pid>/fd` could show); a line without the nonce is ignored. Nothing here needs `/proc`, so the same
+//! channel serves Linux and macOS.
 
 #[cfg(unix)]
 use std::hash::{BuildHasher, Hasher};
@@ -17,7 +18,8 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::Read;
 #[cfg(unix)]
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::path::PathBuf;
+#[cfg(unix)]
+use std::os::unix::fs::FileTypeExt;
 
 /// What the launcher said about one run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -41,7 +43,7 @@ pub struct ReportPipe {
     nonce: String,
 }
 
-/// Without Unix pipes there is no launcher to report (the launcher is Linux-only): making one fails.
+/// Without Unix pipes there is no launcher to report (the launcher runs on Linux and macOS): making one fails.
 #[cfg(not(unix))]
 #[derive(Debug)]
 pub struct ReportPipe;
@@ -53,12 +55,20 @@ impl ReportPipe {
     /// # Errors
     /// Always.
     pub fn new() -> std::io::Result<ReportPipe> {
-        Err(std::io::Error::new(std::io::ErrorKind::Unsupported, "running programs needs Linux (or WSL) for now"))
+        Err(std::io::Error::new(std::io::ErrorKind::Unsupported, super::platform::NO_LAUNCHER))
     }
 
     /// Never reached (no pipe is ever made).
-    pub fn launcher_end(&self) -> (PathBuf, String) {
-        (PathBuf::new(), String::new())
+    pub fn launcher_end(&self) -> (i32, String) {
+        (-1, String::new())
+    }
+
+    /// Never reached (no pipe is ever made).
+    ///
+    /// # Errors
+    /// Always.
+    pub fn spawn<T>(&mut self, _spawn: impl FnOnce() -> std::io::Result<T>) -> std::io::Result<T> {
+        Err(std::io::Error::new(std::io::ErrorKind::Unsupported, super::platform::NO_LAUNCHER))
     }
 
     /// Never reached (no pipe is ever made).
@@ -92,20 +102,61 @@ impl ReportPipe {
         Ok(ReportPipe { read, write: Some(write), nonce: nonce() })
     }
 
-    /// What the launcher gets: the write end's path and the nonce.
-    pub fn launcher_end(&self) -> (PathBuf, String) {
-        let fd = self.write.as_ref().map_or(-1, AsRawFd::as_raw_fd);
-        (PathBuf::from(format!("/proc/{}/fd/{fd}", std::process::id())), self.nonce.clone())
+    /// What the launcher gets: the write end's descriptor number (valid in the launcher once
+    /// [`ReportPipe::spawn`] started it) and the nonce.
+    pub fn launcher_end(&self) -> (i32, String) {
+        (self.write.as_ref().map_or(-1, AsRawFd::as_raw_fd), self.nonce.clone())
+    }
+
+    /// Runs `spawn` (which starts the launcher) with the write end inheritable, under the lock every spawn of a
+    /// run takes (see [`exclusive`]), then closes the grader's copy: the launcher's is the only one left.
+    ///
+    /// # Errors
+    /// What `spawn` returned, or why the end could not be made inheritable.
+    pub fn spawn<T>(&mut self, spawn: impl FnOnce() -> std::io::Result<T>) -> std::io::Result<T> {
+        use rustix::io::{fcntl_setfd, FdFlags};
+        exclusive(|| {
+            let write = self.write.take().ok_or_else(|| std::io::Error::other("the report pipe was used twice"))?;
+            fcntl_setfd(&write, FdFlags::empty())?;
+            let spawned = spawn();
+            drop(write);
+            spawned
+        })
     }
 
     /// Once the launcher's process has ended (or exec'd the program): what it reported. Reads what is in the pipe
     /// now without waiting (a launcher writes before it ends).
-    pub fn finish(mut self) -> Report {
-        self.write = None;
+    pub fn finish(self) -> Report {
         let mut bytes = Vec::new();
         let _ = std::fs::File::from(self.read).take(64 * 1024).read_to_end(&mut bytes);
         parse(&String::from_utf8_lossy(&bytes), &self.nonce)
     }
+}
+
+/// Runs `spawn` while no report pipe's write end is inheritable: every spawn of a run goes through here (or
+/// [`ReportPipe::spawn`]), so no run inherits another's report channel.
+pub fn exclusive<T>(spawn: impl FnOnce() -> T) -> T {
+    static SPAWNING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _held = SPAWNING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    spawn()
+}
+
+/// In the launcher: the report pipe's write end it inherited as descriptor `fd`, reopened through this process's
+/// own descriptor folder (`/dev/fd`; `/proc/self/fd` on Linux, where `/dev/fd` may be missing in a container),
+/// and every inherited descriptor above 2 marked close-on-exec, so the program never holds it.
+///
+/// # Errors
+/// When `fd` is not open here, or is not a pipe (the grader never passes anything else).
+#[cfg(unix)]
+pub fn take_inherited(fd: i32) -> std::io::Result<std::fs::File> {
+    let folder = if cfg!(target_os = "linux") { "/proc/self/fd" } else { "/dev/fd" };
+    let opened = std::fs::OpenOptions::new().write(true).open(format!("{folder}/{fd}"));
+    close_fds::set_fds_cloexec(3, &[]);
+    let file = opened?;
+    if !file.metadata()?.file_type().is_fifo() {
+        return Err(std::io::Error::other(format!("descriptor {fd} is not a pipe")));
+    }
+    Ok(file)
 }
 
 /// The report in `text`: only lines that start with `nonce` count.
@@ -175,10 +226,39 @@ mod tests {
     }
 
     #[test]
-    fn the_launcher_end_is_a_path_to_the_write_end() {
-        let pipe = ReportPipe::new().unwrap();
-        let (path, nonce) = pipe.launcher_end();
-        std::fs::write(&path, line(&nonce, "started", "")).unwrap();
+    fn the_launcher_inherits_the_write_end_and_the_grader_keeps_none() {
+        // A shell stands in for the launcher: writes `<nonce> started` to the descriptor it was told.
+        let mut pipe = ReportPipe::new().unwrap();
+        let (fd, nonce) = pipe.launcher_end();
+        let script = format!("printf '%s\\n' '{}' >&{fd}", line(&nonce, "started", "").trim_end());
+        let mut command = std::process::Command::new("sh");
+        command.args(["-c", &script]).stderr(std::process::Stdio::null());
+        assert!(pipe.spawn(|| command.spawn()).unwrap().wait().unwrap().success());
+        // The grader's copy is closed once the launcher is started: no path to it is left in this process.
+        assert_eq!(pipe.launcher_end().0, -1);
         assert!(pipe.finish().started);
+        // Started outside `spawn`, a process inherits no report channel (the end stays close-on-exec).
+        let other = ReportPipe::new().unwrap();
+        let (fd, nonce) = other.launcher_end();
+        let script = format!("printf '%s\\n' '{}' >&{fd}", line(&nonce, "started", "").trim_end());
+        let status = exclusive(|| {
+            std::process::Command::new("sh").args(["-c", &script]).stderr(std::process::Stdio::null()).status()
+        });
+        assert!(!status.unwrap().success());
+        assert!(!other.finish().started);
+    }
+
+    #[test]
+    fn the_launcher_takes_its_end_by_number_and_only_a_pipe() {
+        let pipe = ReportPipe::new().unwrap();
+        let (fd, nonce) = pipe.launcher_end();
+        let mut file = take_inherited(fd).unwrap();
+        std::io::Write::write_all(&mut file, line(&nonce, "refused", "'./a' is a link").as_bytes()).unwrap();
+        drop(file);
+        assert_eq!(pipe.finish().refused.as_deref(), Some("'./a' is a link"));
+        let plain = tempfile::tempfile().unwrap();
+        let error = take_inherited(plain.as_raw_fd()).unwrap_err();
+        assert!(error.to_string().contains("not a pipe"), "{error}");
+        assert!(take_inherited(1 << 20).is_err());
     }
 }

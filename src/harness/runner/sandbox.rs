@@ -118,7 +118,8 @@ pub(crate) fn apply_limits(pid: u32, limits: &Limits, sandbox: &Sandbox) {
     }
 }
 
-/// Sends `signal` to the process group `pgid`; `true` if the group still had a member.
+/// Sends `signal` to the process group `pgid` (on Windows: ends the Job Object of the run whose program is `pgid`);
+/// `true` if the group still had a member.
 pub(crate) fn signal_group(pgid: u32, signal: GroupSignal) -> bool {
     #[cfg(unix)]
     {
@@ -132,7 +133,12 @@ pub(crate) fn signal_group(pgid: u32, signal: GroupSignal) -> bool {
         };
         kill_process_group(pid, sig).is_ok()
     }
-    #[cfg(not(unix))]
+    // A Job Object has no polite request and no pause: the deadline and a kill both end the whole tree.
+    #[cfg(windows)]
+    {
+        matches!(signal, GroupSignal::Terminate | GroupSignal::Kill) && super::tree::kill(pgid)
+    }
+    #[cfg(not(any(unix, windows)))]
     {
         let _ = (pgid, signal);
         false

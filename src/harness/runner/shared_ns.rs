@@ -73,10 +73,13 @@ fn make() -> Option<Shared> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
-    let mut child = super::sandbox::spawn_managed(|| {
-        let child = command.spawn()?;
-        let pid = child.id();
-        Ok((child, pid))
+    // Long-lived: it must hold no run's report channel (see `report::exclusive`).
+    let mut child = super::report::exclusive(|| {
+        super::sandbox::spawn_managed(|| {
+            let child = command.spawn()?;
+            let pid = child.id();
+            Ok((child, pid))
+        })
     })
     .ok()?;
     let pid = child.id();

@@ -4,7 +4,7 @@
 //!
 //! `referee __exec [+cpu N] [+data N] [+fsize N] [+nproc N] [+disk N] [+dir DIR] [+uid U +gid G] [+pin CPU] [+landlock] [+net] [+pid]
 //! [+ipc] [+mount] [+seccomp] [+ro DIR].. [+cgroup DIR].. [+netns PATH INODE] [+procns PATH INODE]
-//! [+report PATH NONCE] [+inner +status PATH] [+probe] [+hold] -- PROGRAM ARGS..`
+//! [+report FD NONCE] [+inner +status PATH] [+probe] [+hold] [+portable] -- PROGRAM ARGS..`
 
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
@@ -67,9 +67,9 @@ pub struct Request {
     pub netns: Option<HeldNamespace>,
     /// The grader's mount namespace with a `hidepid` `/proc` to join.
     pub procns: Option<HeldNamespace>,
-    /// Where the launcher reports that it started and why it failed: a close-on-exec pipe of the grader's, and the
-    /// nonce that proves a report is the launcher's (see [`super::report`]).
-    pub report: Option<(PathBuf, String)>,
+    /// Where the launcher reports that it started and why it failed: the number of the report pipe's write end it
+    /// inherited, and the nonce that proves a report is the launcher's (see [`super::report`]).
+    pub report: Option<(i32, String)>,
     /// The first process of the run's PID namespace (started by the launcher itself).
     pub inner: bool,
     /// The pipe through which that first process tells the outer launcher how the program ended.
@@ -78,6 +78,9 @@ pub struct Request {
     pub probe: bool,
     /// Make the grader's shared namespaces and wait (see `shared_ns`).
     pub hold: bool,
+    /// Launch as on macOS (limits, descriptors, the program by its checked path; no layer, no user switch): what
+    /// every launch is off Linux, and on Linux only what tests ask for, to run that path here.
+    pub portable: bool,
     /// The program.
     pub program: OsString,
     /// Its arguments.
@@ -134,8 +137,8 @@ impl Request {
                 put(&[option.as_ref(), held.path.as_os_str(), held.inode.to_string().as_ref()]);
             }
         }
-        if let Some((path, nonce)) = &self.report {
-            put(&["+report".as_ref(), path.as_os_str(), nonce.as_ref()]);
+        if let Some((fd, nonce)) = &self.report {
+            put(&["+report".as_ref(), fd.to_string().as_ref(), nonce.as_ref()]);
         }
         if self.inner {
             put(&["+inner".as_ref()]);
@@ -148,6 +151,9 @@ impl Request {
         }
         if self.hold {
             put(&["+hold".as_ref()]);
+        }
+        if self.portable {
+            put(&["+portable".as_ref()]);
         }
         put(&["--".as_ref(), self.program.as_os_str()]);
         out.extend(self.args.iter().cloned());
@@ -199,14 +205,15 @@ impl Request {
                     }
                 }
                 "+report" => {
-                    let path = PathBuf::from(value()?);
+                    let fd = i32::try_from(number(value()?)?).map_err(|_| "launcher: +report out of range")?;
                     let nonce = value()?.to_string_lossy().into_owned();
-                    request.report = Some((path, nonce));
+                    request.report = Some((fd, nonce));
                 }
                 "+inner" => request.inner = true,
                 "+status" => request.status = Some(value()?.into()),
                 "+probe" => request.probe = true,
                 "+hold" => request.hold = true,
+                "+portable" => request.portable = true,
                 flag => match FLAGS.iter().find(|(_, f)| *f == flag) {
                     Some((layer, _)) => request.layers = request.layers.with(layer, true),
                     None => return Err(format!("launcher: unknown option '{flag}'")),
@@ -214,14 +221,6 @@ impl Request {
             }
         }
         Ok(request)
-    }
-
-    /// The report pipe's path and nonce as launcher options, to hand on to a launcher started by this one.
-    pub fn report_options(&self) -> Vec<OsString> {
-        self.report
-            .iter()
-            .flat_map(|(path, nonce)| ["+report".into(), path.clone().into_os_string(), nonce.into()])
-            .collect()
     }
 }
 
@@ -245,11 +244,12 @@ mod tests {
             cgroups: vec!["/sys/fs/cgroup/x".into()],
             netns: Some(HeldNamespace { path: "/proc/1/fd/5".into(), inode: 42 }),
             procns: None,
-            report: Some(("/proc/1/fd/7".into(), "abc".into())),
+            report: Some((7, "abc".into())),
             inner: false,
             status: None,
             probe: false,
             hold: false,
+            portable: true,
             program: "python3".into(),
             args: vec!["--".into(), "x.py".into(), "+landlock".into()],
         };
