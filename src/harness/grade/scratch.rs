@@ -45,6 +45,14 @@ impl Scratch {
     }
 }
 
+impl Drop for Scratch {
+    /// Waits for the folders discarded inside it (removed in the background, [`super::workspace::discard`]) before
+    /// the folder itself goes: a `check` or a game ends with nothing of its runs left behind.
+    fn drop(&mut self) {
+        super::workspace::settle();
+    }
+}
+
 /// The folder `check` works in: a copy of the student's folder, built there, from which every case gets a fresh
 /// copy of its own ([`super::CaseCopy`]); all in a marked scratch folder, removed when dropped.
 #[derive(Debug)]

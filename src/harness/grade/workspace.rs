@@ -134,7 +134,8 @@ fn settle_mode_and_owner(file: &fs::File, mode: u32, sandbox: &Sandbox) -> io::R
         rustix::fs::fchown(file, Some(owner.0), Some(owner.1))?;
     }
     if file.metadata()?.permissions().mode() & 0o7777 != mode {
-        rustix::fs::fchmod(file, rustix::fs::Mode::from_raw_mode(mode))?;
+        // std's fchmod, with the mode as u32 on every Unix (rustix's mode type is u16 on macOS).
+        file.set_permissions(fs::Permissions::from_mode(mode))?;
     }
     Ok(())
 }

@@ -267,38 +267,97 @@ fn children() -> Vec<u32> {
 /// (`0700` when any execute bit was set), owned by the run's uid, so a neighbour running under another uid can
 /// neither read nor enter it whatever Landlock does. Links are neither followed nor changed.
 ///
+/// The walk goes by descriptors (each entry opened with `O_NOFOLLOW` relative to its folder's descriptor, owner and
+/// mode changed through its own descriptor), never by a path looked up again: a process of the run's uid that
+/// swapped a folder in the tree for a link while the walk ran (the uid owns the folders it was given) would only
+/// make that entry be skipped, never make the grader change a file outside.
+///
 /// # Errors
 /// When ownership or modes cannot be changed.
 pub fn hand_over(path: &Path, sandbox: &Sandbox) -> std::io::Result<()> {
     #[cfg(unix)]
     {
-        use rustix::fs::{chmod, chownat, AtFlags, Mode, CWD};
-        use std::os::unix::fs::PermissionsExt;
+        use rustix::fs::{open, Mode, OFlags};
         let owner = sandbox.identity.map(|id| (rustix::fs::Uid::from_raw(id.uid), rustix::fs::Gid::from_raw(id.gid)));
-        let mut stack = vec![path.to_path_buf()];
-        while let Some(p) = stack.pop() {
-            let meta = std::fs::symlink_metadata(&p)?;
-            if meta.file_type().is_symlink() {
-                continue;
-            }
-            if let Some((uid, gid)) = owner {
-                chownat(CWD, &p, Some(uid), Some(gid), AtFlags::SYMLINK_NOFOLLOW)?;
-            }
-            let mode = if meta.is_dir() || meta.permissions().mode() & 0o111 != 0 { 0o700 } else { 0o600 };
-            chmod(&p, Mode::from_raw_mode(mode))?;
-            if meta.is_dir() {
-                for entry in std::fs::read_dir(&p)? {
-                    stack.push(entry?.path());
-                }
-            }
+        if std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+            return Ok(());
         }
-        Ok(())
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
+        let top = match open(path, flags, Mode::empty()) {
+            // As in the walk: only a grader that is not root, on its own file.
+            Err(rustix::io::Errno::ACCESS) => {
+                rustix::fs::chmod(path, Mode::from_raw_mode(0o700))?;
+                open(path, flags, Mode::empty())?
+            }
+            other => other?,
+        };
+        hand_over_fd(top, owner, 0)
     }
     #[cfg(not(unix))]
     {
         let _ = (path, sandbox);
         Ok(())
     }
+}
+
+/// [`hand_over`] of the open entry `fd` (a folder is walked through its descriptor), `depth` folders down.
+#[cfg(unix)]
+fn hand_over_fd(
+    fd: rustix::fd::OwnedFd,
+    owner: Option<(rustix::fs::Uid, rustix::fs::Gid)>,
+    depth: usize,
+) -> std::io::Result<()> {
+    use rustix::fs::{fchmod, fchown, fstat, openat, AtFlags, FileType, Mode, OFlags};
+    // Deeper than any hand-in a size budget lets through: refuse rather than exhaust descriptors.
+    if depth > 256 {
+        return Err(std::io::Error::other("folders nested more than 256 deep"));
+    }
+    let stat = fstat(&fd)?;
+    let kind = FileType::from_raw_mode(stat.st_mode);
+    let mode = match kind {
+        FileType::Directory => 0o700,
+        FileType::RegularFile if stat.st_mode & 0o111 != 0 => 0o700,
+        FileType::RegularFile => 0o600,
+        // A fifo, socket or device is left as it is (no run can make a device; a fifo is opened non-blocking).
+        _ => return Ok(()),
+    };
+    if let Some((uid, gid)) = owner {
+        fchown(&fd, Some(uid), Some(gid))?;
+    }
+    fchmod(&fd, Mode::from_raw_mode(mode))?;
+    if kind != FileType::Directory {
+        return Ok(());
+    }
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
+    let mut names = Vec::new();
+    for entry in rustix::fs::Dir::read_from(&fd)? {
+        let name = entry?.file_name().to_owned();
+        if name.as_bytes() != b"." && name.as_bytes() != b".." {
+            names.push(name);
+        }
+    }
+    for name in names {
+        let opened = match openat(&fd, name.as_c_str(), flags, Mode::empty()) {
+            // Only a grader that is not root meets an entry it may not open (its own file copied with mode 000); its
+            // runs are then its own uid, so nobody else can swap the entry between the check and the change.
+            Err(rustix::io::Errno::ACCESS) => match rustix::fs::statat(&fd, name.as_c_str(), AtFlags::SYMLINK_NOFOLLOW)
+            {
+                Ok(st) if FileType::from_raw_mode(st.st_mode) != FileType::Symlink => {
+                    rustix::fs::chmodat(&fd, name.as_c_str(), Mode::from_raw_mode(0o700), AtFlags::empty())?;
+                    openat(&fd, name.as_c_str(), flags, Mode::empty())
+                }
+                _ => continue,
+            },
+            other => other,
+        };
+        match opened {
+            Ok(child) => hand_over_fd(child, owner, depth + 1)?,
+            // A link (ELOOP) is neither followed nor changed; an entry gone since the listing is nothing to change.
+            Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOENT) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
 }
 
 /// Takes `path` (recursively) back from the sandbox user after a build: owned by the grader, closed to everyone
@@ -320,5 +379,44 @@ pub fn take_back(path: &Path, sandbox: &Sandbox) -> std::io::Result<()> {
     {
         let _ = (path, sandbox);
         Ok(())
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::{symlink, PermissionsExt};
+
+    fn mode(p: &Path) -> u32 {
+        std::fs::symlink_metadata(p).map_or(0, |m| m.permissions().mode() & 0o7777)
+    }
+
+    /// Files and folders are closed to others; links are skipped, so what they name outside keeps its mode; a file
+    /// the grader cannot open (mode 000) is still handed over.
+    #[test]
+    fn hand_over_closes_the_tree_and_never_follows_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let outside = tmp.path().join("outside.txt");
+        std::fs::write(&outside, "x").unwrap();
+        std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let tree = tmp.path().join("tree");
+        std::fs::create_dir_all(tree.join("sub")).unwrap();
+        std::fs::write(tree.join("sub/run.sh"), "exit 0").unwrap();
+        std::fs::set_permissions(tree.join("sub/run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::write(tree.join("locked.txt"), "y").unwrap();
+        std::fs::set_permissions(tree.join("locked.txt"), std::fs::Permissions::from_mode(0o000)).unwrap();
+        symlink(&outside, tree.join("sub/link")).unwrap();
+        symlink(tmp.path(), tree.join("up")).unwrap();
+        let above = mode(tmp.path());
+        hand_over(&tree, &Sandbox::default()).unwrap();
+        assert_eq!(mode(&tree), 0o700);
+        assert_eq!(mode(&tree.join("sub")), 0o700);
+        assert_eq!(mode(&tree.join("sub/run.sh")), 0o700);
+        assert_eq!(mode(&tree.join("locked.txt")), 0o600);
+        assert_eq!(mode(&outside), 0o644, "a link was followed");
+        assert_eq!(mode(tmp.path()), above, "the folder a link names is untouched");
+        // A link given as the top is not followed either.
+        hand_over(&tree.join("up"), &Sandbox::default()).unwrap();
+        assert_eq!(mode(&outside), 0o644);
     }
 }
