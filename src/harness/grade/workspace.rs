@@ -56,7 +56,7 @@ pub fn lay_out(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<PathBuf,
     fs::create_dir_all(dest).map_err(io_at(dest))?;
     let mut budget = Budget { bytes: 0, files: 0, origin: source.to_path_buf() };
     if source.is_dir() {
-        copy_tree(source, dest, &mut budget, false)?;
+        copy_tree(source, dest, &mut budget, false, None)?;
     } else {
         extract_zip(source, dest, &mut budget)?;
     }
@@ -96,13 +96,13 @@ pub fn copy_folder(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<(), 
     // beside it) can swap a folder in it for a link while the grader writes there.
     match owned_dir(dest, &Sandbox { identity: None, ..sandbox.clone() }) {
         Ok(()) => {
-            copy_owned(source, dest, &mut budget, sandbox)?;
+            copy_tree(source, dest, &mut budget, true, Some(sandbox))?;
             #[cfg(unix)]
             fs::File::open(dest).and_then(|top| settle_mode_and_owner(&top, 0o700, sandbox)).map_err(io_at(dest))?;
             Ok(())
         }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-            copy_tree(source, dest, &mut budget, true)?;
+            copy_tree(source, dest, &mut budget, true, None)?;
             hand_over(dest, sandbox).map_err(io_at(dest))
         }
         Err(e) => Err(io_at(dest)(e)),
@@ -136,37 +136,6 @@ fn settle_mode_and_owner(file: &fs::File, mode: u32, sandbox: &Sandbox) -> io::R
     if file.metadata()?.permissions().mode() & 0o7777 != mode {
         // std's fchmod, with the mode as u32 on every Unix (rustix's mode type is u16 on macOS).
         file.set_permissions(fs::Permissions::from_mode(mode))?;
-    }
-    Ok(())
-}
-
-/// [`copy_tree`] with links kept, for a new folder `to` that is already the run's: each folder and file is made
-/// with the owner and mode [`hand_over`] would give it (`0600`, `0700` for a file with an execute bit), as it is
-/// written. Nothing is followed: the source is the grader's (the built tree, taken back), and files are opened
-/// with `O_NOFOLLOW` all the same.
-fn copy_owned(from: &Path, to: &Path, budget: &mut Budget, sandbox: &Sandbox) -> Result<(), WorkspaceError> {
-    let io_at = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| WorkspaceError::Io { path, source }
-    };
-    for entry in fs::read_dir(from).map_err(io_at(from))? {
-        let entry = entry.map_err(io_at(from))?;
-        let kind = entry.file_type().map_err(io_at(&entry.path()))?;
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            owned_dir(&target, sandbox).map_err(io_at(&target))?;
-            copy_owned(&entry.path(), &target, budget, sandbox)?;
-        } else if kind.is_symlink() {
-            #[cfg(unix)]
-            {
-                let pointed = fs::read_link(entry.path()).map_err(io_at(&entry.path()))?;
-                std::os::unix::fs::symlink(pointed, &target).map_err(io_at(&target))?;
-            }
-        } else if kind.is_file() {
-            let meta = entry.metadata().map_err(io_at(&entry.path()))?;
-            budget.add(meta.len())?;
-            copy_file_owned(&entry.path(), &target, &meta, sandbox).map_err(io_at(&target))?;
-        }
     }
     Ok(())
 }
@@ -389,7 +358,17 @@ impl Budget {
 /// Copies regular files and folders. Symbolic links are skipped (they could point anywhere), or with `links` made
 /// again as the same links, never followed: a built tree whose program a build step turned into a link keeps it,
 /// so its runs are refused for the link itself, and say so.
-fn copy_tree(from: &Path, to: &Path, budget: &mut Budget, links: bool) -> Result<(), WorkspaceError> {
+///
+/// With `owned`, `to` is a new folder already the run's, and each folder and file is made with the owner and mode
+/// [`hand_over`] would give it (`0700`; `0600`, `0700` for a file with an execute bit) as it is written, files
+/// opened with `O_NOFOLLOW`: no second walk to hand the copy over.
+fn copy_tree(
+    from: &Path,
+    to: &Path,
+    budget: &mut Budget,
+    links: bool,
+    owned: Option<&Sandbox>,
+) -> Result<(), WorkspaceError> {
     let io_at = |path: &Path| {
         let path = path.to_path_buf();
         move |source| WorkspaceError::Io { path, source }
@@ -399,8 +378,12 @@ fn copy_tree(from: &Path, to: &Path, budget: &mut Budget, links: bool) -> Result
         let kind = entry.file_type().map_err(io_at(&entry.path()))?;
         let target = to.join(entry.file_name());
         if kind.is_dir() {
-            fs::create_dir_all(&target).map_err(io_at(&target))?;
-            copy_tree(&entry.path(), &target, budget, links)?;
+            match owned {
+                Some(sandbox) => owned_dir(&target, sandbox),
+                None => fs::create_dir_all(&target),
+            }
+            .map_err(io_at(&target))?;
+            copy_tree(&entry.path(), &target, budget, links, owned)?;
         } else if kind.is_symlink() && links {
             #[cfg(unix)]
             {
@@ -408,9 +391,13 @@ fn copy_tree(from: &Path, to: &Path, budget: &mut Budget, links: bool) -> Result
                 std::os::unix::fs::symlink(pointed, &target).map_err(io_at(&target))?;
             }
         } else if kind.is_file() {
-            let len = entry.metadata().map_err(io_at(&entry.path()))?.len();
-            budget.add(len)?;
-            fs::copy(entry.path(), &target).map_err(io_at(&target))?;
+            let meta = entry.metadata().map_err(io_at(&entry.path()))?;
+            budget.add(meta.len())?;
+            match owned {
+                Some(sandbox) => copy_file_owned(&entry.path(), &target, &meta, sandbox),
+                None => fs::copy(entry.path(), &target).map(drop),
+            }
+            .map_err(io_at(&target))?;
         }
     }
     Ok(())
