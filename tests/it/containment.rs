@@ -663,7 +663,7 @@ pub fn each_case_starts_fresh(work: &Path, sets: &LayerSets, wrapper: &[&str]) {
         .collect();
     fs::write(&suite, format!("[reference]\ngame = \"takestones\"\n{cases}")).unwrap();
     let suite = suite.display().to_string();
-    for (set, layers) in sets.to_vec() {
+    for (set, layers) in sets.iter().cloned() {
         let mut extra = vec!["-j", "1"];
         if let Some(layers) = &layers {
             extra.extend(["--sandbox-layers", layers.as_str()]);
@@ -691,7 +691,7 @@ fn a_run_that_fills_the_disk_is_stopped_at_its_budget_and_named_for_it() {
 pub fn a_filler_is_stopped_at_its_budget(work: &Path, sets: &LayerSets, wrapper: &[&str]) -> Vec<(&'static str, u64)> {
     let suite = one_case_suite(work);
     let mut written = Vec::new();
-    for (set, layers) in sets.to_vec() {
+    for (set, layers) in sets.iter().cloned() {
         let mut extra = vec!["-j", "2", "--disk-limit", "8MiB", "--timeout", "20s"];
         if let Some(layers) = &layers {
             extra.extend(["--sandbox-layers", layers.as_str()]);
@@ -746,7 +746,7 @@ pub fn host_sockets_reached(work: &Path, sets: &LayerSets, wrapper: &[&str]) -> 
         .collect();
     let list = format!("{:?}", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>());
     let mut reached = Vec::new();
-    for (set, layers) in sets.to_vec() {
+    for (set, layers) in sets.iter().cloned() {
         let mut extra = vec!["-j", "1"];
         if let Some(layers) = &layers {
             extra.extend(["--sandbox-layers", layers.as_str()]);
@@ -782,7 +782,7 @@ fn the_graders_environment_never_reaches_a_run_beyond_the_allowlist() {
 /// `sets`, the grader started through `wrapper` (see [`grade_fixtures_under`]).
 pub fn the_environment_is_the_allowlist(work: &Path, sets: &LayerSets, wrapper: &[&str]) {
     let suite = one_case_suite(work);
-    for (set, layers) in sets.to_vec() {
+    for (set, layers) in sets {
         let class = work.join(format!("class-{set}"));
         crate::sandbox::student(&class, "dumper", "env_dump", &[]);
         Command::new("chmod").args(["-R", "a+rX"]).arg(&class).status().unwrap();
