@@ -79,6 +79,8 @@ fn a_class_graded_by_a_normal_user_is_still_contained() {
     // Everything belongs to nobody, as a TA's files belong to the TA: the file modes refuse a submission nothing.
     let chown = Command::new("chown").args(["-R", &format!("{NOBODY}:{NOBODY}")]).arg(root).status().unwrap();
     assert!(chown.success());
+    // The binary is a hard link to the build's: it stays root's, or a run as nobody could rewrite every test's referee.
+    assert!(Command::new("chown").arg("0:0").arg(&exe).status().unwrap().success());
 
     let report = as_nobody(&home, &exe, &["sandbox"]);
     assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
@@ -197,6 +199,8 @@ fn hostile_hand_ins_graded_by_a_normal_user_get_nothing_in_every_layer_set() {
     Command::new("cp").arg("-a").arg(class.join("e-fdwriter")).arg(&alone).status().unwrap();
     let chown = Command::new("chown").args(["-R", &format!("{NOBODY}:{NOBODY}")]).arg(root).status().unwrap();
     assert!(chown.success());
+    // The binary is a hard link to the build's: it stays root's, or a run as nobody could rewrite every test's referee.
+    assert!(Command::new("chown").arg("0:0").arg(&exe).status().unwrap().success());
     let report = as_nobody(&home, &exe, &["sandbox"]);
     for (set, layers) in nobody_sets(&String::from_utf8_lossy(&report.stdout)) {
         let out = root.join(format!("out-{set}"));
