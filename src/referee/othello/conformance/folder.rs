@@ -82,7 +82,8 @@ impl Snapshot {
     /// What `dir` holds now; `None` when it cannot be read or holds more than the limits (then no call shares
     /// it).
     pub fn take(dir: &Path) -> Option<Snapshot> {
-        let mut entries = vec![Entry { path: PathBuf::new(), kind: Kind::Folder, mode: mode(&fs::metadata(dir).ok()?) }];
+        let mut entries =
+            vec![Entry { path: PathBuf::new(), kind: Kind::Folder, mode: mode(&fs::metadata(dir).ok()?) }];
         let mut bytes = 0;
         walk(dir, Path::new(""), &mut entries, &mut bytes, None)?;
         Some(Snapshot { entries })
@@ -119,7 +120,13 @@ fn mode(meta: &fs::Metadata) -> u32 {
 
 /// Adds what `dir/relative` holds to `entries` (sorted by name); with `like`, stops (`None`) at the first entry
 /// `like` does not hold the same, reading a file only when its size is the one expected.
-fn walk(root: &Path, relative: &Path, entries: &mut Vec<Entry>, bytes: &mut u64, like: Option<&Snapshot>) -> Option<()> {
+fn walk(
+    root: &Path,
+    relative: &Path,
+    entries: &mut Vec<Entry>,
+    bytes: &mut u64,
+    like: Option<&Snapshot>,
+) -> Option<()> {
     let mut names: Vec<_> = Vec::new();
     for entry in fs::read_dir(root.join(relative)).ok()? {
         names.push(entry.ok()?.file_name());

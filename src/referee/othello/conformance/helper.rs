@@ -76,8 +76,6 @@ pub struct Helper {
     /// Why the grader could not go on (a copy it could not make, Python that would not start again): never the
     /// student's doing, so the check is the grader's failure rather than the student's errors.
     harness: Option<String>,
-    /// Processes started (the first included).
-    pub starts: usize,
     /// Python's version, from the first start.
     pub python: String,
     next_id: u64,
@@ -104,7 +102,6 @@ impl Helper {
             copy: None,
             imported: None,
             harness: None,
-            starts: 0,
             python: String::new(),
             next_id: 0,
             broken: None,
@@ -122,7 +119,6 @@ impl Helper {
         let copy = self.copies.fresh().map_err(StartError::Python)?;
         self.launch.cwd = copy.dir().to_path_buf();
         self.copy = Some(copy);
-        self.starts += 1;
         let mut process = AgentProcess::spawn(&self.launch)
             .map_err(|e| StartError::Python(format!("cannot start {}: {e}", self.program())))?;
         let started = match process.recv(Instant::now() + STARTUP + self.timeout) {
