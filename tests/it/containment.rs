@@ -954,3 +954,73 @@ fn cgroup_names_carry_pid_namespace_and_start_time_so_a_reused_pid_neither_colli
     assert_eq!(found[..2], [n, n], "a live grader's or another namespace's cgroups were swept");
     assert_eq!(found[3], 0, "a dead grader's cgroups under the new grader's own pid were kept");
 }
+
+/// What `othello_carry_ai.py` adds to the correct `limit_ai.py`: called by the check (not by its own search),
+/// `compute_utility` raises, naming what it found, when an earlier call left a file in its folder, `HOME`, `TMPDIR`
+/// or working folder, or changed `othello_shared.py` beside it; on a start board (the fixed cases ask five) it
+/// leaves the board there and appends to `othello_shared.py`. A write that fails raises too.
+const OTHELLO_CARRY: &str = r#"
+
+import os as _os
+import sys as _sys
+
+_PLACES = [_os.path.dirname(_os.path.abspath(__file__)), _os.environ["HOME"], _os.environ["TMPDIR"], _os.getcwd()]
+_WRITTEN = [0]
+_inner = compute_utility
+
+
+def compute_utility(board, color):
+    if _sys._getframe(1).f_code.co_filename != __file__:
+        seen = []
+        for place in _PLACES:
+            for name in sorted(_os.listdir(place)):
+                if name.startswith("seen-"):
+                    with open(_os.path.join(place, name)) as f:
+                        seen.append(f.read())
+        with open(_os.path.join(_PLACES[0], "othello_shared.py")) as f:
+            if "TAMPERED" in f.read():
+                seen.append("othello_shared.py tampered with")
+        if seen:
+            raise RuntimeError("seen %d: %s" % (len(seen), " | ".join(seen)))
+        if sum(v != 0 for row in board for v in row) == 4:
+            for i, place in enumerate(_PLACES):
+                _WRITTEN[0] += 1
+                with open(_os.path.join(place, "seen-%d-%d" % (i, _WRITTEN[0])), "w") as f:
+                    f.write("%r color %d" % (board, color))
+            with open(_os.path.join(_PLACES[0], "othello_shared.py"), "a") as f:
+                f.write("\nTAMPERED = 1\n")
+    return _inner(board, color)
+"#;
+
+/// Issue 22, item 6, for `check othello`: no call of the student's functions finds what an earlier one left in
+/// its folder, `HOME` or `TMPDIR`, nor runs a file an earlier one changed (a call that changes its folder ends
+/// its Python; the next starts in a fresh copy). The module is correct but for what it finds, so every call agrees;
+/// its own folder is untouched and nothing of the check is left in the temporary folder.
+#[test]
+fn every_call_of_check_othello_starts_from_a_folder_no_earlier_call_changed() {
+    let work = tempfile::tempdir().unwrap();
+    let (student, temp) = (work.path().join("student"), work.path().join("tmp"));
+    fs::create_dir_all(&student).unwrap();
+    fs::create_dir_all(&temp).unwrap();
+    let correct = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/othello/modules/limit_ai.py");
+    let source = fs::read_to_string(correct).unwrap() + OTHELLO_CARRY;
+    let agent = student.join("othello_carry_ai.py");
+    fs::write(&agent, &source).unwrap();
+    Command::new("chmod").args(["-R", "a+rX"]).arg(work.path()).status().unwrap();
+    let output = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(["check", "othello", "--python", &python(), "--cases", "0", "--seed", "1", "--agent"])
+        .arg(&agent)
+        .env("TMPDIR", &temp)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stdout.contains("seen ") && !stdout.contains("tampered"), "a call found another's leftovers: {stdout}");
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("compute_utility(board, color): 25/25 agree"), "{stdout}");
+    let names: Vec<_> = fs::read_dir(&student).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["othello_carry_ai.py"], "written into the student's own folder");
+    assert_eq!(fs::read_to_string(&agent).unwrap(), source, "the student's own module was changed");
+    let left: Vec<_> = fs::read_dir(&temp).unwrap().map(|e| e.unwrap().path()).collect();
+    assert!(left.is_empty(), "left in the temporary folder: {left:?}");
+}

@@ -1,5 +1,7 @@
-//! The Python helper (`python/conformance.py`) as a process: started in its own sandboxed process group, asked one
-//! JSON line at a time under a wall clock, killed and started afresh when a call overstays.
+//! The Python helper (`python/conformance.py`) as a process: started in its own sandboxed process group in a fresh
+//! copy of the module's folder ([`super::folder`]), asked one JSON line at a time under a wall clock, and ended
+//! (its copy discarded, the next call getting a fresh process in a fresh copy) when a call overstays, ends Python,
+//! or leaves the folder changed.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -7,7 +9,9 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::folder::{Copies, Snapshot};
 use super::function::Form;
+use crate::harness::grade::CaseCopy;
 use crate::referee::process::{AgentProcess, Incoming, Launch};
 
 /// Python's own start-up gets this much on top of the per-call timeout (the import is timed like a call).
@@ -59,11 +63,19 @@ pub enum Reply {
     Died(String),
 }
 
-/// A running helper, restarted on demand after a kill.
+/// A running helper, started again (in a fresh copy) on demand after it ended.
 pub struct Helper {
     launch: Launch,
     timeout: Duration,
     process: Option<AgentProcess>,
+    copies: Copies,
+    /// The folder the process runs in (declared after it: dropped, so discarded, once the process is dead).
+    copy: Option<CaseCopy>,
+    /// What the folder held once the module was imported: a call that leaves it otherwise ends the process.
+    imported: Option<Snapshot>,
+    /// Why the grader could not go on (a copy it could not make, Python that would not start again): never the
+    /// student's doing, so the check is the grader's failure rather than the student's errors.
+    harness: Option<String>,
     /// Python's version, from the first start.
     pub python: String,
     next_id: u64,
@@ -76,15 +88,20 @@ pub struct Helper {
 }
 
 impl Helper {
-    /// Starts the helper and waits for the student's module to be imported.
+    /// Starts the helper in a fresh copy from `copies` (`launch`'s working folder is each copy's) and waits for
+    /// the student's module to be imported.
     ///
     /// # Errors
     /// [`StartError`] saying whose fault it is.
-    pub fn start(launch: Launch, timeout: Duration) -> Result<(Helper, Hello), StartError> {
+    pub fn start(launch: Launch, copies: Copies, timeout: Duration) -> Result<(Helper, Hello), StartError> {
         let mut helper = Helper {
             launch,
             timeout,
             process: None,
+            copies,
+            copy: None,
+            imported: None,
+            harness: None,
             python: String::new(),
             next_id: 0,
             broken: None,
@@ -95,11 +112,13 @@ impl Helper {
         Ok((helper, hello))
     }
 
-    /// Starts a fresh process (killing any old one) and reads its two greeting lines.
+    /// Starts a fresh process in a fresh copy (ending any old one and discarding its copy) and reads its two
+    /// greeting lines; takes the snapshot of the folder the import left.
     fn restart(&mut self) -> Result<Hello, StartError> {
-        if let Some(mut old) = self.process.take() {
-            old.kill();
-        }
+        self.kill();
+        let copy = self.copies.fresh().map_err(StartError::Python)?;
+        self.launch.cwd = copy.dir().to_path_buf();
+        self.copy = Some(copy);
         let mut process = AgentProcess::spawn(&self.launch)
             .map_err(|e| StartError::Python(format!("cannot start {}: {e}", self.program())))?;
         let started = match process.recv(Instant::now() + STARTUP + self.timeout) {
@@ -117,9 +136,17 @@ impl Helper {
             Incoming::Line(line) => match serde_json::from_str::<Hello>(&line) {
                 Ok(hello) => {
                     self.process = Some(process);
+                    self.imported = Snapshot::take(&self.launch.cwd);
                     Ok(hello)
                 }
-                Err(e) => Err(StartError::Python(format!("the conformance helper's greeting is unreadable: {e}"))),
+                // Written after the import began: the module wrote into the helper's channel.
+                Err(e) => {
+                    process.kill();
+                    Err(StartError::Import(
+                        self.python.clone(),
+                        format!("importing the module broke the check's channel (it wrote on it): {e}"),
+                    ))
+                }
             },
             Incoming::Timeout => {
                 process.kill();
@@ -142,15 +169,36 @@ impl Helper {
         self.launch.program.to_string_lossy().into_owned()
     }
 
-    /// Calls one function: `request` is the call without its id. A call that overstays gets the helper killed and
-    /// a fresh one started for the next call.
+    /// Calls one function: `request` is the call without its id. A call that overstays, ends Python or leaves
+    /// the folder other than the import left it gets the helper ended and a fresh one started, in a fresh copy,
+    /// for the next call.
     pub fn call(&mut self, request: &Value) -> Reply {
+        let reply = self.ask(request);
+        let changed = match (&self.imported, &self.copy) {
+            (Some(imported), Some(copy)) => !imported.unchanged(copy.dir()),
+            _ => true,
+        };
+        if changed {
+            self.kill();
+        }
+        reply
+    }
+
+    fn ask(&mut self, request: &Value) -> Reply {
         if let Some(why) = &self.broken {
             return Reply::Died(why.clone());
         }
         if self.process.is_none() {
-            if let Err(StartError::Python(why) | StartError::Import(_, why)) = self.restart() {
-                let why = format!("not run: Python could not be restarted after a timeout: {why}");
+            let why = match self.restart() {
+                Ok(_) => None,
+                Err(StartError::Import(_, why)) => Some(why),
+                Err(StartError::Python(why)) => {
+                    self.harness.get_or_insert(why.clone());
+                    Some(why)
+                }
+            };
+            if let Some(why) = why {
+                let why = format!("not run: Python could not be started again for it: {why}");
                 self.broken = Some(why.clone());
                 return Reply::Died(why);
             }
@@ -199,11 +247,18 @@ impl Helper {
         (reply, std::mem::take(&mut self.last_log))
     }
 
-    /// Kills the helper's whole process group.
+    /// Ends the helper's whole process group, then discards its folder.
     pub fn kill(&mut self) {
         if let Some(mut process) = self.process.take() {
             process.kill();
         }
+        self.imported = None;
+        self.copy = None;
+    }
+
+    /// Why the grader could not go on, if it could not (see [`Helper::call`]).
+    pub fn harness_error(&self) -> Option<&str> {
+        self.harness.as_deref()
     }
 }
 

@@ -6,7 +6,9 @@
 //!
 //! - [`function`]: the template's functions and the two signatures in circulation (with and without `limit`).
 //! - [`cases`]: the boards asked about. [`plan`]: the calls and their right answers. [`judge`]: verdicts.
-//! - [`helper`]: the Python process, one call at a time under a wall clock, restarted after a timeout.
+//! - [`helper`]: the Python process, one call at a time under a wall clock, started again after a timeout.
+//! - [`folder`]: the fresh copy of the module's folder every Python process starts in, and the check that ends a
+//!   process whose call changed its folder.
 //! - [`causes`], [`variant`] and [`cache`]: the catalog of known bugs; [`locate`], [`isolate`] and [`inside`]:
 //!   which function is wrong on its own and which part of it, run only after a disagreement.
 //! - [`report`] and [`render`]: the result, as JSON and as text.
@@ -14,6 +16,7 @@
 pub mod cache;
 pub mod cases;
 pub mod causes;
+pub mod folder;
 pub mod function;
 pub mod helper;
 pub mod inside;
@@ -33,7 +36,8 @@ use std::time::{Duration, Instant};
 use crate::game::othello::literal::format_board;
 use crate::harness::cause as report_cause;
 use crate::harness::grade::class::make_traversable;
-use crate::harness::runner::sandbox::{hand_over, Sandbox};
+use crate::harness::grade::scratch::Scratch;
+use crate::harness::runner::sandbox::Sandbox;
 use crate::harness::runner::Limits;
 use crate::referee::process::Launch;
 use causes::Answers;
@@ -66,7 +70,8 @@ pub struct Options {
     /// Who the student's code runs as (the default runs it as the caller; a grader running as root should pass
     /// [`Sandbox::default_for_this_process`], as `check othello` does).
     pub sandbox: Sandbox,
-    /// Where the scratch folder goes (default: the system temp folder).
+    /// Where the scratch folder goes (default: the system temp folder). Nothing of the check is left there once
+    /// [`run`] returns.
     pub work: Option<PathBuf>,
 }
 
@@ -106,12 +111,13 @@ pub fn run(file: &Path, options: &Options) -> Result<Report, HarnessError> {
     let (sandbox, _lease) = options.sandbox.lease();
     let work = scratch(options)?;
     let file_name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    // The module's folder as the grader writes it stays the grader's: every process gets a fresh copy of it (issue
+    // 22, item 6; see `folder`).
     let module_dir = work.path().join("module");
     let helper_dir = work.path().join("helper");
     let setup = |what: &Path, e: std::io::Error| HarnessError::Setup(format!("{}: {e}", what.display()));
-    for dir in [&module_dir, &helper_dir] {
-        make_traversable(dir).map_err(|e| setup(dir, e))?;
-    }
+    make_traversable(&helper_dir).map_err(|e| setup(&helper_dir, e))?;
+    std::fs::create_dir(&module_dir).map_err(|e| setup(&module_dir, e))?;
     let writes = [
         (module_dir.join(&file_name), source.as_slice()),
         (module_dir.join("othello_shared.py"), SHARED_PY.as_bytes()),
@@ -120,7 +126,7 @@ pub fn run(file: &Path, options: &Options) -> Result<Report, HarnessError> {
     for (path, bytes) in &writes {
         std::fs::write(path, bytes).map_err(|e| setup(path, e))?;
     }
-    hand_over(&module_dir, &sandbox).map_err(|e| setup(&module_dir, e))?;
+    let copies = folder::Copies::new(&module_dir, work.path(), &sandbox);
     let launch = Launch {
         program: options.python.clone(),
         args: vec!["-B".into(), "-u".into(), helper_dir.join("conformance.py").into(), file_name.clone().into()],
@@ -148,7 +154,7 @@ pub fn run(file: &Path, options: &Options) -> Result<Report, HarnessError> {
         functions: Vec::new(),
         seconds: 0.0,
     };
-    let (mut helper, hello) = match Helper::start(launch, options.timeout) {
+    let (mut helper, hello) = match Helper::start(launch, copies, options.timeout) {
         Ok(started) => started,
         Err(StartError::Python(why)) => return Err(HarnessError::Setup(why)),
         Err(StartError::Import(python, why)) => {
@@ -182,6 +188,9 @@ pub fn run(file: &Path, options: &Options) -> Result<Report, HarnessError> {
         cause.evidence.push(format!("replay: {replay}"));
     }
     helper.kill();
+    if let Some(why) = helper.harness_error() {
+        return Err(HarnessError::Setup(why.to_string()));
+    }
     report.seconds = began.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -352,14 +361,10 @@ fn check_python(python: &std::ffi::OsStr) -> Result<(), HarnessError> {
     }
 }
 
-/// The scratch folder (removed when dropped).
-fn scratch(options: &Options) -> Result<tempfile::TempDir, HarnessError> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix("referee-check-othello-");
-    let made = match &options.work {
-        Some(dir) => std::fs::create_dir_all(dir).and_then(|()| builder.tempdir_in(dir)),
-        None => builder.tempdir(),
-    };
+/// The scratch folder (removed when dropped, once every copy discarded in it is gone).
+fn scratch(options: &Options) -> Result<Scratch, HarnessError> {
+    let parent = options.work.clone().unwrap_or_else(std::env::temp_dir);
+    let made = Scratch::create(&parent, "referee-check-othello-");
     let dir = made.map_err(|e| HarnessError::Setup(format!("cannot make a scratch folder: {e}")))?;
     make_traversable(dir.path()).map_err(|e| HarnessError::Setup(format!("{}: {e}", dir.path().display())))?;
     Ok(dir)
