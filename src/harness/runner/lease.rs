@@ -40,6 +40,20 @@ impl Lease {
     }
 }
 
+/// Ends the loan: whatever still runs as the uid was left by this lease's runs (a daemon that left its process
+/// group and cleared its marker outlives its run where neither a cgroup nor a PID namespace of its own holds it),
+/// and is killed before the uid is lent again or the grader exits; a uid with a process that could not be killed
+/// is retired.
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Some(uid) = self.uid {
+            if super::sandbox::kill_uid(uid) > 0 {
+                retire(uid);
+            }
+        }
+    }
+}
+
 /// Uids this grader found it could not clean (see [`retire`]): never lent again by it.
 fn retired() -> &'static Mutex<HashSet<u32>> {
     static RETIRED: OnceLock<Mutex<HashSet<u32>>> = OnceLock::new();
@@ -107,12 +121,27 @@ fn uids_in_use() -> HashSet<u32> {
 fn uids_in_use() -> HashSet<u32> {
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir("/proc") else { return HashSet::new() };
-    entries
-        .flatten()
-        .filter(|e| e.file_name().to_str().is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())))
-        .filter_map(|e| e.metadata().ok().map(|m| m.uid()))
-        .filter(|uid| (UID_BASE..UID_BASE + UIDS).contains(uid))
-        .collect()
+    let leasable = |uid: &u32| (UID_BASE..UID_BASE + UIDS).contains(uid);
+    let mut found = HashSet::new();
+    for entry in entries.flatten() {
+        if !entry.file_name().to_str().is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())) {
+            continue;
+        }
+        // The owner of `/proc/<pid>` is the process's uid, unless it made itself non-dumpable: then it shows as
+        // root's, and only its status tells its uids.
+        match entry.metadata().map(|m| m.uid()) {
+            Ok(uid) if leasable(&uid) => {
+                found.insert(uid);
+            }
+            #[cfg(target_os = "linux")]
+            Ok(0) => {
+                let uids = entry.file_name().to_str().and_then(super::sandbox::process_uids).map(|(uids, _)| uids);
+                found.extend(uids.into_iter().flatten().filter(leasable));
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// Whether a process of `uid` is alive.

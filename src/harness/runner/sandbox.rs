@@ -210,6 +210,92 @@ fn marked_processes(marker: Option<&str>) -> Vec<i32> {
         .collect()
 }
 
+/// The uids a process runs as, from the `Uid:` line of `/proc/<pid>/status` (real, effective, saved, file
+/// system), and whether it is a zombie (already dead, waiting to be reaped). Unlike the owner of `/proc/<pid>`,
+/// which a process can turn into root's by making itself non-dumpable (`prctl(PR_SET_DUMPABLE, 0)`), these cannot
+/// be hidden. `None` when the process is gone.
+#[cfg(target_os = "linux")]
+pub(super) fn process_uids(pid: &str) -> Option<([u32; 4], bool)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let mut uids = None;
+    let mut zombie = false;
+    for line in status.lines() {
+        if let Some(state) = line.strip_prefix("State:") {
+            zombie = state.trim_start().starts_with('Z');
+        } else if let Some(ids) = line.strip_prefix("Uid:") {
+            let mut all = [0u32; 4];
+            for (slot, word) in all.iter_mut().zip(ids.split_whitespace()) {
+                *slot = word.parse().ok()?;
+            }
+            uids = Some(all);
+            break;
+        }
+    }
+    Some((uids?, zombie))
+}
+
+/// Kills every live process of this PID namespace that runs as `uid` in any of its uids (see [`process_uids`]),
+/// scanning again until a pass finds none (a process can fork between a scan and its kill), and reaps those that
+/// were this process's children and that the runner does not manage. Returns how many are still alive after the
+/// last pass (0: the uid is free). Linux only; elsewhere 0.
+///
+/// Only for a uid this grader holds the lease of, once none of its runs is meant to be running: whatever is still
+/// alive then was left by them (a daemon that left its process group and cleared its marker, where neither a
+/// cgroup nor a PID namespace of the run's own holds it). Never another PID namespace's processes (a grader in a
+/// container, seen from the host).
+pub fn kill_uid(uid: u32) -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{kill_process, waitpid, Pid, Signal, WaitOptions};
+        let ours = pid_namespace("self");
+        let found = || -> Vec<i32> {
+            use std::os::unix::fs::MetadataExt;
+            let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+            entries
+                .flatten()
+                // Its own uid, or root's for a non-dumpable process (see `process_uids`).
+                .filter(|e| e.metadata().is_ok_and(|m| m.uid() == uid || m.uid() == 0))
+                .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+                .filter(|pid| {
+                    let pid = pid.to_string();
+                    process_uids(&pid).is_some_and(|(ids, zombie)| !zombie && ids.contains(&uid))
+                        && pid_namespace(&pid) == ours
+                })
+                .collect()
+        };
+        let mut killed = Vec::new();
+        let mut left = found();
+        for _ in 0..50 {
+            if left.is_empty() {
+                break;
+            }
+            for &pid in &left {
+                if let Some(p) = Pid::from_raw(pid) {
+                    let _ = kill_process(p, Signal::KILL);
+                    killed.push(pid);
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            left = found();
+        }
+        // A killed orphan that came back to this process (a subreaper) is reaped; a run's own child is the
+        // runner's to wait for.
+        let managed = managed().lock().unwrap_or_else(|p| p.into_inner());
+        for pid in killed {
+            let mine = u32::try_from(pid).is_ok_and(|p| !managed.contains(&p));
+            if let (true, Some(p)) = (mine, Pid::from_raw(pid)) {
+                let _ = waitpid(Some(p), WaitOptions::NOHANG);
+            }
+        }
+        left.len()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = uid;
+        0
+    }
+}
+
 /// Makes this process the reaper of its orphaned descendants, so a daemonizing submission's processes come back
 /// to it instead of to init. Only for a process whose children are all spawned by the runner (the CLI), because
 /// [`reap_orphans`] waits for every child it does not manage.
