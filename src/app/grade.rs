@@ -74,7 +74,7 @@ fn check_solution(setup: &Setup, solution: &Path, err: &mut dyn Write) -> Result
     let scratch = setup.scratch_root.join("solution");
     let _ = make_traversable(&scratch);
     let graded = grade_submission("solution", solution, &scratch, &setup.suite, &setup.config);
-    let _ = std::fs::remove_dir_all(&scratch);
+    let _ = crate::harness::grade::workspace::remove_tree(&scratch);
     let result = match graded {
         Ok(result) => result,
         Err(Cancelled) => {

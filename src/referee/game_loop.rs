@@ -153,7 +153,7 @@ pub fn play_prepared<G: Refereed>(
     let mut a = seats[0].seeded_agent(&params, 1, &dir.join("seat1"), pin, seed)?;
     let mut b = seats[1].seeded_agent(&params, 2, &dir.join("seat2"), pin, seed)?;
     let record = play(game, [&mut a, &mut b], clock, on_move);
-    let _ = std::fs::remove_dir_all(dir);
+    let _ = crate::harness::grade::workspace::remove_tree(dir);
     Ok(record)
 }
 

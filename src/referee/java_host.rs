@@ -69,7 +69,7 @@ pub struct Built {
 /// [`PrepareError::Setup`] when the folder cannot be written or javac cannot run.
 pub fn build(source: &Path, dir: &Path, tools: &JavaTools, sandbox: &Sandbox) -> Result<Built, PrepareError> {
     let setup = |what: &str, e: &dyn std::fmt::Display| PrepareError::Setup(format!("{what}: {e}"));
-    let _ = std::fs::remove_dir_all(dir);
+    let _ = crate::harness::grade::workspace::remove_tree(dir);
     let src = dir.join("src");
     let classes = dir.join("classes");
     std::fs::create_dir_all(&classes).map_err(|e| setup(&dir.display().to_string(), &e))?;

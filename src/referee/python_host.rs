@@ -35,7 +35,7 @@ pub struct Built {
 /// [`PrepareError::Setup`] when the folder cannot be written or Python cannot run.
 pub fn build(source: &Path, dir: &Path, python: &OsString, sandbox: &Sandbox) -> Result<Built, PrepareError> {
     let setup = |what: &Path, e: &dyn std::fmt::Display| PrepareError::Setup(format!("{}: {e}", what.display()));
-    let _ = std::fs::remove_dir_all(dir);
+    let _ = crate::harness::grade::workspace::remove_tree(dir);
     let code = dir.join("code");
     let (root, file) = if source.is_file() && source.extension().is_some_and(|x| x == "py") {
         std::fs::create_dir_all(&code).map_err(|e| setup(&code, &e))?;

@@ -701,3 +701,58 @@ fn the_macos_launcher_limits_the_program_closes_its_report_and_refuses_links() {
     assert!(out.contains("N0NCE failed launcher: landlock needs Linux"), "{out}");
     assert_eq!(code, Some(127));
 }
+
+#[test]
+fn the_seccomp_filter_answers_each_refused_call_and_allows_its_neighbours() {
+    if !in_force(&["seccomp"], "the_seccomp_filter_answers_each_refused_call_and_allows_its_neighbours") {
+        return;
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().canonicalize().unwrap();
+    // Each call's outcome by the kernel, through the real launcher: `ok` or the errno's name.
+    let probe = r#"
+import ctypes, errno, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+nr = {'aarch64': dict(keyctl=219, add_key=217, shmget=194, msgget=186, io_uring_setup=425)}.get(
+    os.uname().machine, dict(keyctl=250, add_key=248, shmget=29, msgget=68, io_uring_setup=425))
+def call(name, *args):
+    r = libc.syscall(nr[name], *args)
+    return 'ok' if r >= 0 else errno.errorcode[ctypes.get_errno()]
+def sock(family, kind, proto):
+    try:
+        socket.socket(family, kind, proto).close()
+        return 'ok'
+    except OSError as e:
+        return errno.errorcode[e.errno]
+print('keyctl', call('keyctl', 0, -3, 0))
+print('add_key', call('add_key', b'user', b'referee-test', b'x', 1, -3))
+print('shmget', call('shmget', 0, 4096, 0o600))
+print('msgget', call('msgget', 0, 0o600))
+print('io_uring_setup', call('io_uring_setup', 1, ctypes.create_string_buffer(120)))
+print('netlink user', sock(socket.AF_NETLINK, socket.SOCK_RAW, 2))
+print('netlink route', sock(socket.AF_NETLINK, socket.SOCK_RAW, 0))
+print('tcp', sock(socket.AF_INET, socket.SOCK_STREAM, 0))
+"#;
+    let exe = assert_cmd::cargo::cargo_bin("referee");
+    let launch = |layers: &[&str]| {
+        let out = Command::new(&exe)
+            .args(["__exec", "+dir"])
+            .arg(&dir)
+            .args(layers)
+            .args(["--", "/usr/bin/python3", "-c", probe])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{layers:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let refused = |ipc: &str| {
+        format!(
+            "keyctl ENOSYS\nadd_key ENOSYS\nshmget {ipc}\nmsgget {ipc}\nio_uring_setup EPERM\nnetlink user EPERM\n\
+             netlink route ok\ntcp ok\n"
+        )
+    };
+    // Sharing the machine's IPC namespace, System V IPC is refused too; in an IPC namespace of its own it works.
+    assert_eq!(launch(&["+seccomp"]), refused("ENOSYS"));
+    assert_eq!(launch(&["+seccomp", "+ipc"]), refused("ok"));
+}

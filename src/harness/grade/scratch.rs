@@ -50,6 +50,8 @@ impl Drop for Scratch {
     /// the folder itself goes: a `check` or a game ends with nothing of its runs left behind.
     fn drop(&mut self) {
         super::workspace::settle();
+        // What a run closed to itself (a grader that is not root cannot empty a mode-000 folder as it is).
+        let _ = super::workspace::remove_tree(self.dir.path());
     }
 }
 
@@ -94,7 +96,7 @@ pub fn remove_abandoned(parent: &Path) -> Vec<PathBuf> {
         let path = entry.path();
         let ours = entry.file_name().to_string_lossy().starts_with(PREFIX) && path.is_dir();
         let Some(mark) = ours.then(|| fs::read_to_string(path.join(OWNER_FILE)).ok()).flatten() else { continue };
-        if !owner_is_running(&mark) && fs::remove_dir_all(&path).is_ok() {
+        if !owner_is_running(&mark) && super::workspace::remove_tree(&path).is_ok() {
             removed.push(path);
         }
     }

@@ -172,14 +172,31 @@ fn copy_file_owned(from: &Path, to: &Path, meta: &fs::Metadata, sandbox: &Sandbo
 /// it is removed at once, as before. Every process of the run is dead before a folder is discarded.
 pub fn discard(dir: &Path, sandbox: &Sandbox) {
     if sandbox.identity.is_none() || !dir.is_dir() {
-        let _ = fs::remove_dir_all(dir);
+        let _ = remove_tree(dir);
         return;
     }
     match close_for_removal(dir) {
         Some(closed) => reaper().discard(closed),
         None => {
-            let _ = fs::remove_dir_all(dir);
+            let _ = remove_tree(dir);
         }
+    }
+}
+
+/// Removes the folder `dir` and everything in it. A grader that is not root may find a folder a run (of its own
+/// uid) closed to itself, mode 000, which only root lists and empties as it is: the tree is then given back its
+/// owner's modes through [`hand_over`] (by descriptors, links neither followed nor changed) and removed again, so
+/// nothing a run did leaves its copy behind.
+///
+/// # Errors
+/// When the folder cannot be removed even then.
+pub fn remove_tree(dir: &Path) -> io::Result<()> {
+    match fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound && dir.is_dir() => {
+            hand_over(dir, &Sandbox::default())?;
+            fs::remove_dir_all(dir)
+        }
+        other => other,
     }
 }
 
@@ -211,7 +228,7 @@ fn close_for_removal(dir: &Path) -> Option<PathBuf> {
             fchmod(&folder, Mode::from_raw_mode(0o700))
         });
         if shut.is_err() {
-            let _ = fs::remove_dir_all(&closed);
+            let _ = remove_tree(&closed);
             return None;
         }
     }
@@ -373,7 +390,20 @@ fn copy_tree(
         let path = path.to_path_buf();
         move |source| WorkspaceError::Io { path, source }
     };
-    for entry in fs::read_dir(from).map_err(io_at(from))? {
+    let entries = match fs::read_dir(from) {
+        // A grader that is not root, reading a folder of its own closed to itself (mode 000: an unzipped hand-in
+        // can be so), opens it to itself for the copy and closes it again: root would read it as it is.
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => match open_to_owner(from, 0o500) {
+            Some(mode) => {
+                let copied = copy_tree(from, to, budget, links, owned);
+                let closed = close_again(from, mode).map_err(io_at(from));
+                return copied.and(closed);
+            }
+            None => return Err(io_at(from)(e)),
+        },
+        other => other.map_err(io_at(from))?,
+    };
+    for entry in entries {
         let entry = entry.map_err(io_at(from))?;
         let kind = entry.file_type().map_err(io_at(&entry.path()))?;
         let target = to.join(entry.file_name());
@@ -393,14 +423,65 @@ fn copy_tree(
         } else if kind.is_file() {
             let meta = entry.metadata().map_err(io_at(&entry.path()))?;
             budget.add(meta.len())?;
-            match owned {
+            let copy = || match owned {
                 Some(sandbox) => copy_file_owned(&entry.path(), &target, &meta, sandbox),
                 None => fs::copy(entry.path(), &target).map(drop),
+            };
+            match copy() {
+                // As for a folder above: a file of the grader's own it cannot read (mode 000), read as root would.
+                Err(e) if e.kind() == io::ErrorKind::PermissionDenied => match open_to_owner(&entry.path(), 0o400) {
+                    Some(mode) => {
+                        let copied = copy();
+                        close_again(&entry.path(), mode).and(copied)
+                    }
+                    None => Err(e),
+                },
+                other => other,
             }
             .map_err(io_at(&target))?;
         }
     }
     Ok(())
+}
+
+/// Adds the bits `grant` to the mode of `path` when it is a folder or file of the grader's own, the grader is not
+/// root and the bits are missing; the mode it had, to give back with [`close_again`]. Only the grader's own files
+/// (its hand-in folder, its scratch copy) are changed, and only for the moment of the copy: whatever changes them
+/// in between (a run of a grader that is not root is its own uid) could change their modes itself.
+fn open_to_owner(path: &Path, grant: u32) -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let me = rustix::process::geteuid();
+        let meta = fs::symlink_metadata(path).ok()?;
+        let mode = meta.mode() & 0o7777;
+        let kind = meta.file_type();
+        let closed = mode & grant != grant && (kind.is_dir() || kind.is_file());
+        if me.is_root() || meta.uid() != me.as_raw() || !closed {
+            return None;
+        }
+        fs::set_permissions(path, fs::Permissions::from_mode(mode | grant)).ok()?;
+        Some(mode)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, grant);
+        None
+    }
+}
+
+/// Gives `path` back the `mode` [`open_to_owner`] found.
+fn close_again(path: &Path, mode: u32) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(mode))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, mode);
+        Ok(())
+    }
 }
 
 fn extract_zip(path: &Path, dest: &Path, budget: &mut Budget) -> Result<(), WorkspaceError> {

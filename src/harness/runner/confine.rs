@@ -163,20 +163,33 @@ pub fn hidden_proc() -> Result<(), String> {
     mount("proc", "/proc", "proc", flags, c"hidepid=2").map_err(|e| format!("cannot mount /proc with hidepid: {e}"))
 }
 
+/// Top-level folders a run without Landlock still sees when it hides the rest (see [`private_temp`]): the
+/// system's (those Landlock grants) and the kernel's.
+const SEEN_WITHOUT_LANDLOCK: [&str; 3] = ["/proc", "/dev", "/tmp"];
+
 /// In a mount namespace of this run's own: one fresh tmpfs of `bytes` (writable by everyone, sticky, as `/tmp`
 /// is) on `/tmp`, and its subfolders on `/var/tmp` and `/dev/shm`, so the three share one size limit; an empty
-/// read-only tmpfs on `/run`. Whatever of `keep` (the run's folder, the folders it may read) lay under one of them
-/// is bound back at the same path. Nothing mounted here reaches the host (`slave` propagation), and it all ends
-/// with the run.
+/// read-only tmpfs on `/run`. With `hide_rest` (a run under the grader's own uid and without Landlock, where file
+/// modes keep nothing from it), every other top-level folder but the system's (`/home`, `/root`, `/var`, `/opt`, a
+/// data disk: the TA's files, the class, the suite, the grader's scratch wherever `TMPDIR` points) is covered by an
+/// empty read-only tmpfs too, so the run sees what Landlock would let it read and no more. Whatever of `keep` (the
+/// run's folder, the folders it may read) lay under a covered folder is bound back at the same path. Nothing
+/// mounted here reaches the host (`slave` propagation), and it all ends with the run.
 ///
 /// # Errors
 /// When a mount is refused.
-pub fn private_temp(bytes: u64, keep: &[PathBuf]) -> Result<(), String> {
+pub fn private_temp(bytes: u64, keep: &[PathBuf], hide_rest: bool) -> Result<(), String> {
     use rustix::fs::{Mode, OFlags};
     use rustix::mount::{mount, mount_bind, mount_change, MountFlags, MountPropagationFlags};
     mount_change("/", MountPropagationFlags::DOWNSTREAM | MountPropagationFlags::REC)
         .map_err(|e| format!("cannot make the mounts one-way: {e}"))?;
-    let covered: Vec<&str> = PRIVATE_TEMP.iter().chain(&HIDDEN).copied().filter(|d| is_real_dir(d)).collect();
+    let mut hidden: Vec<String> = HIDDEN.iter().map(|d| (*d).to_string()).collect();
+    if hide_rest {
+        hidden.extend(top_level_beyond_the_system());
+    }
+    let hidden: Vec<String> = hidden.into_iter().filter(|d| is_real_dir(d)).collect();
+    let temp: Vec<&str> = PRIVATE_TEMP.iter().copied().filter(|d| is_real_dir(d)).collect();
+    let covered: Vec<&str> = temp.iter().copied().chain(hidden.iter().map(String::as_str)).collect();
     // What must stay visible, held open before it is covered.
     let mut held: Vec<(PathBuf, OwnedFd, bool)> = Vec::new();
     for path in keep {
@@ -192,14 +205,17 @@ pub fn private_temp(bytes: u64, keep: &[PathBuf]) -> Result<(), String> {
     let size = std::ffi::CString::new(format!("size={bytes},mode=1777")).map_err(|e| e.to_string())?;
     let mounted = |what: &str, e: rustix::io::Errno| format!("cannot mount a private {what}: {e}");
     mount("tmpfs", "/tmp", "tmpfs", flags, size.as_c_str()).map_err(|e| mounted("/tmp", e))?;
+    // Covered first: `/var/tmp` is then made again inside `/var`'s empty tmpfs before it is bound.
+    for dir in &hidden {
+        mount("tmpfs", dir.as_str(), "tmpfs", flags | MountFlags::NOEXEC, c"size=64k,mode=755")
+            .map_err(|e| mounted(dir, e))?;
+    }
     for (dir, under) in [("/var/tmp", "/tmp/.var-tmp"), ("/dev/shm", "/tmp/.dev-shm")] {
-        if covered.contains(&dir) {
+        if temp.contains(&dir) {
             make_dirs(Path::new(under), 0o1777)?;
+            make_dirs(Path::new(dir), 0o755)?;
             mount_bind(under, dir).map_err(|e| mounted(dir, e))?;
         }
-    }
-    for dir in HIDDEN.iter().filter(|d| covered.contains(d)) {
-        mount("tmpfs", *dir, "tmpfs", flags | MountFlags::NOEXEC, c"size=64k,mode=755").map_err(|e| mounted(dir, e))?;
     }
     for (path, fd, dir) in &held {
         if *dir {
@@ -213,11 +229,29 @@ pub fn private_temp(bytes: u64, keep: &[PathBuf]) -> Result<(), String> {
         let source = format!("/proc/self/fd/{}", fd.as_raw_fd());
         mount_bind(source.as_str(), path).map_err(|e| format!("cannot bind {} back: {e}", path.display()))?;
     }
-    for dir in HIDDEN.iter().filter(|d| covered.contains(d)) {
+    for dir in &hidden {
         // Read-only once the binds beneath it are made.
-        let _ = rustix::mount::mount_remount(*dir, MountFlags::RDONLY | flags | MountFlags::NOEXEC, c"");
+        let _ = rustix::mount::mount_remount(dir.as_str(), MountFlags::RDONLY | flags | MountFlags::NOEXEC, c"");
     }
     Ok(())
+}
+
+/// The top-level folders of `/` (not links) that are neither the system's ([`super::rules::SYSTEM`]) nor
+/// [`SEEN_WITHOUT_LANDLOCK`] nor already covered.
+fn top_level_beyond_the_system() -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/") else { return Vec::new() };
+    let mut found: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().to_str().map(|name| format!("/{name}")))
+        .filter(|d| {
+            !super::rules::SYSTEM.contains(&d.as_str())
+                && !SEEN_WITHOUT_LANDLOCK.contains(&d.as_str())
+                && !HIDDEN.contains(&d.as_str())
+        })
+        .collect();
+    found.sort();
+    found
 }
 
 /// Whether `path` is a folder and not a link to one (`/var/run` is usually a link to `/run`).

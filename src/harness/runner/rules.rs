@@ -90,53 +90,111 @@ pub fn landlock(cwd: &Path, writable: &[PathBuf], readable: &[PathBuf], private_
 /// Needs no privilege (it sets `no_new_privs`, as Landlock does).
 ///
 /// # Errors
-/// When the kernel refuses the filter (no seccomp).
+/// When the kernel refuses the filter (no seccomp), or on an architecture without a filter.
 pub fn seccomp(no_ipc_namespace: bool) -> Result<(), String> {
-    use seccompiler::{
-        BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
-        TargetArch,
-    };
-    use std::collections::BTreeMap;
-    const AF_NETLINK: u64 = 16;
-    const NETLINK_USERSOCK: u64 = 2;
-    const EPERM: u32 = 1;
-    const ENOSYS: u32 = 38;
-    let fail = |e: &dyn std::fmt::Display| format!("seccomp: {e}");
-    let arch = if cfg!(target_arch = "x86_64") {
-        TargetArch::x86_64
-    } else if cfg!(target_arch = "aarch64") {
-        TargetArch::aarch64
-    } else if cfg!(target_arch = "riscv64") {
-        TargetArch::riscv64
-    } else {
-        return Err("seccomp: no filter for this architecture".into());
-    };
-    let build = |rules: BTreeMap<i64, Vec<SeccompRule>>, errno: u32| -> Result<BpfProgram, String> {
-        let filter =
-            SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Errno(errno), arch).map_err(|e| fail(&e))?;
-        BpfProgram::try_from(filter).map_err(|e| fail(&e))
-    };
-    let mut keys: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-    for call in [libc_call::KEYCTL, libc_call::ADD_KEY, libc_call::REQUEST_KEY] {
-        keys.insert(call, Vec::new());
+    let program = filter::program(no_ipc_namespace).ok_or("seccomp: no filter for this architecture")?;
+    seccompiler::apply_filter(&program).map_err(|e| format!("seccomp: {e}"))
+}
+
+/// The seccomp program, written out rather than built by `seccompiler`'s compiler: one filter with both answers
+/// (ENOSYS, EPERM) instead of two, and consecutive numbers checked as one range. The kernel runs the program over
+/// every system call number once when it is loaded (to learn which calls it may allow without running it), on
+/// every run: the two compiled filters cost about 0.3 ms of each run's CPU time, this one a fraction of that.
+mod filter {
+    use seccompiler::sock_filter;
+
+    const LD_W_ABS: u16 = 0x20;
+    const JEQ: u16 = 0x15;
+    const JGT: u16 = 0x25;
+    const JGE: u16 = 0x35;
+    const RET: u16 = 0x06;
+    /// Offsets in `struct seccomp_data`: the call's number, the architecture, the low words of arguments 0 and 2.
+    const NR: u32 = 0;
+    const ARCH: u32 = 4;
+    const ARG0: u32 = 16;
+    const ARG2: u32 = 32;
+    pub(super) const ALLOW: u32 = 0x7fff_0000;
+    pub(super) const KILL_PROCESS: u32 = 0x8000_0000;
+    const ERRNO: u32 = 0x0005_0000;
+    pub(super) const ENOSYS: u32 = ERRNO | 38;
+    pub(super) const EPERM: u32 = ERRNO | 1;
+    const AF_NETLINK: u32 = 16;
+    const NETLINK_USERSOCK: u32 = 2;
+    /// x86_64's x32 calls carry this bit in their number; none is allowed (each would be a second number for a
+    /// refused call).
+    const X32_BIT: u32 = 0x4000_0000;
+
+    fn stmt(code: u16, k: u32) -> sock_filter {
+        sock_filter { code, jt: 0, jf: 0, k }
     }
-    if no_ipc_namespace {
-        for call in libc_call::IPC {
-            keys.insert(call, Vec::new());
+
+    fn jump(code: u16, k: u32, jt: u8, jf: u8) -> sock_filter {
+        sock_filter { code, jt, jf, k }
+    }
+
+    /// The audit architecture this build's system call numbers belong to.
+    pub(super) fn audit_arch() -> Option<u32> {
+        if cfg!(target_arch = "x86_64") {
+            Some(0xc000_003e)
+        } else if cfg!(target_arch = "aarch64") {
+            Some(0xc000_00b7)
+        } else if cfg!(target_arch = "riscv64") {
+            Some(0xc000_00f3)
+        } else {
+            None
         }
     }
-    let mut sockets: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-    let condition = |index: u8, value: u64| {
-        SeccompCondition::new(index, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value).map_err(|e| fail(&e))
-    };
-    let netlink_user =
-        SeccompRule::new(vec![condition(0, AF_NETLINK)?, condition(2, NETLINK_USERSOCK)?]).map_err(|e| fail(&e))?;
-    sockets.insert(libc_call::SOCKET, vec![netlink_user]);
-    for call in [libc_call::IO_URING_SETUP, libc_call::IO_URING_ENTER, libc_call::IO_URING_REGISTER] {
-        sockets.insert(call, Vec::new());
+
+    /// The refused calls but `socket`, each with its answer, as ranges of consecutive numbers with one answer.
+    pub(super) fn refused(no_ipc_namespace: bool) -> Vec<(u32, u32, u32)> {
+        use super::libc_call as call;
+        let mut calls: Vec<(i64, u32)> = [call::KEYCTL, call::ADD_KEY, call::REQUEST_KEY].map(|c| (c, ENOSYS)).to_vec();
+        if no_ipc_namespace {
+            calls.extend(call::IPC.map(|c| (c, ENOSYS)));
+        }
+        calls.extend([call::IO_URING_SETUP, call::IO_URING_ENTER, call::IO_URING_REGISTER].map(|c| (c, EPERM)));
+        calls.sort_unstable();
+        let mut ranges: Vec<(u32, u32, u32)> = Vec::new();
+        for (nr, answer) in calls {
+            let Ok(nr) = u32::try_from(nr) else { continue };
+            match ranges.last_mut() {
+                Some((_, hi, same)) if *same == answer && *hi + 1 == nr => *hi = nr,
+                _ => ranges.push((nr, nr, answer)),
+            }
+        }
+        ranges
     }
-    seccompiler::apply_filter(&build(keys, ENOSYS)?).map_err(|e| fail(&e))?;
-    seccompiler::apply_filter(&build(sockets, EPERM)?).map_err(|e| fail(&e))
+
+    /// The program: a foreign architecture kills the process (as `seccompiler` did); x32 numbers get ENOSYS; the
+    /// refused ranges their answer; `socket(AF_NETLINK, _, NETLINK_USERSOCK)` EPERM; everything else is allowed.
+    pub fn program(no_ipc_namespace: bool) -> Option<Vec<sock_filter>> {
+        let arch = audit_arch()?;
+        let mut p = vec![stmt(LD_W_ABS, ARCH), jump(JEQ, arch, 1, 0), stmt(RET, KILL_PROCESS), stmt(LD_W_ABS, NR)];
+        if cfg!(target_arch = "x86_64") {
+            p.extend([jump(JGE, X32_BIT, 0, 1), stmt(RET, ENOSYS)]);
+        }
+        for (lo, hi, answer) in refused(no_ipc_namespace) {
+            if lo == hi {
+                p.extend([jump(JEQ, lo, 0, 1), stmt(RET, answer)]);
+            } else {
+                // Below `lo`: skip the next two; above `hi`: skip the next one; else answer.
+                p.extend([jump(JGE, lo, 0, 2), jump(JGT, hi, 1, 0), stmt(RET, answer)]);
+            }
+        }
+        let socket = u32::try_from(super::libc_call::SOCKET).ok()?;
+        p.extend([
+            jump(JEQ, socket, 1, 0),
+            stmt(RET, ALLOW),
+            stmt(LD_W_ABS, ARG0),
+            jump(JEQ, AF_NETLINK, 1, 0),
+            stmt(RET, ALLOW),
+            stmt(LD_W_ABS, ARG2),
+            jump(JEQ, NETLINK_USERSOCK, 1, 0),
+            stmt(RET, ALLOW),
+            stmt(RET, EPERM),
+        ]);
+        Some(p)
+    }
 }
 
 /// System call numbers of this architecture.
@@ -166,4 +224,70 @@ mod libc_call {
     pub const IO_URING_SETUP: i64 = 425;
     pub const IO_URING_ENTER: i64 = 426;
     pub const IO_URING_REGISTER: i64 = 427;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::filter::{self, ALLOW, ENOSYS, EPERM, KILL_PROCESS};
+    use super::libc_call as call;
+
+    /// Runs `program` as the kernel does over one call (`nr`, `arch`, arguments 0 and 2), returning its answer.
+    fn run(program: &[seccompiler::sock_filter], arch: u32, nr: u32, arg0: u32, arg2: u32) -> u32 {
+        let (mut pc, mut acc) = (0usize, 0u32);
+        loop {
+            let i = &program[pc];
+            let skip = |taken: bool| 1 + usize::from(if taken { i.jt } else { i.jf });
+            match i.code {
+                0x20 => {
+                    acc = match i.k {
+                        0 => nr,
+                        4 => arch,
+                        16 => arg0,
+                        32 => arg2,
+                        other => panic!("load of offset {other}"),
+                    };
+                    pc += 1;
+                }
+                0x15 => pc += skip(acc == i.k),
+                0x25 => pc += skip(acc > i.k),
+                0x35 => pc += skip(acc >= i.k),
+                0x06 => return i.k,
+                other => panic!("instruction {other:#x}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_filter_refuses_exactly_the_calls_it_names_with_their_answers() {
+        let arch = filter::audit_arch().unwrap();
+        for no_ipc in [false, true] {
+            let program = filter::program(no_ipc).unwrap();
+            let mut refused = 0;
+            for nr in 0..1024u32 {
+                let n = i64::from(nr);
+                let expected = if [call::KEYCTL, call::ADD_KEY, call::REQUEST_KEY].contains(&n)
+                    || (no_ipc && call::IPC.contains(&n))
+                {
+                    ENOSYS
+                } else if [call::IO_URING_SETUP, call::IO_URING_ENTER, call::IO_URING_REGISTER].contains(&n) {
+                    EPERM
+                } else {
+                    ALLOW
+                };
+                refused += usize::from(expected != ALLOW);
+                assert_eq!(run(&program, arch, nr, 0, 0), expected, "call {nr}, no ipc namespace {no_ipc}");
+            }
+            assert_eq!(refused, if no_ipc { 24 } else { 6 });
+            let socket = u32::try_from(call::SOCKET).unwrap();
+            assert_eq!(run(&program, arch, socket, 16, 2), EPERM, "netlink user socket");
+            assert_eq!(run(&program, arch, socket, 16, 0), ALLOW, "netlink route socket");
+            assert_eq!(run(&program, arch, socket, 2, 2), ALLOW, "an IPv4 socket");
+            assert_eq!(run(&program, arch ^ 1, 39, 0, 0), KILL_PROCESS, "a foreign architecture");
+            if cfg!(target_arch = "x86_64") {
+                let keyctl = u32::try_from(call::KEYCTL).unwrap();
+                assert_eq!(run(&program, arch, 0x4000_0000 | keyctl, 0, 0), ENOSYS, "keyctl by its x32 number");
+                assert_eq!(run(&program, arch, 0x4000_0000 | 39, 0, 0), ENOSYS, "any x32 call");
+            }
+        }
+    }
 }

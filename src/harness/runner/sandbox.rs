@@ -448,15 +448,17 @@ fn hand_over_fd(
 
 /// Takes `path` (recursively) back from the sandbox user after a build: owned by the grader, closed to everyone
 /// else, so no later run of that user (a case, or something a case left running) can change the built tree the
-/// next case is copied from. Links are neither followed nor changed. Nothing to do when runs are the grader's user.
+/// next case is copied from. Links are neither followed nor changed. When runs are the grader's own user the owner
+/// stays, but the modes are still made [`hand_over`]'s: a build that closed a folder or file to itself (mode 000,
+/// which root reads through) must not make the grader unable to copy the tree for each case.
 ///
 /// # Errors
-/// When ownership cannot be changed.
+/// When ownership or modes cannot be changed.
 pub fn take_back(path: &Path, sandbox: &Sandbox) -> std::io::Result<()> {
     #[cfg(unix)]
     {
         if sandbox.identity.is_none() {
-            return Ok(());
+            return hand_over(path, sandbox);
         }
         let me = Identity { uid: rustix::process::geteuid().as_raw(), gid: rustix::process::getegid().as_raw() };
         hand_over(path, &Sandbox { identity: Some(me), ..sandbox.clone() })
