@@ -1,7 +1,7 @@
-//! Issue 22: a hand-in that races the grader's own walks of its tree. Its build and every case leave a process
-//! behind (double fork, `setsid`, an empty environment so no run marker finds it, non-dumpable so its `/proc` entry
-//! shows as root's) that swaps folders and files of every tree of its uid it can reach (the built tree, each case's
-//! copy, and folders of those copies it holds open while the grader removes them) with links to a victim outside,
+//! Issue 22: a hand-in that races the grader's own walks of its tree. Its build leaves a process behind (double
+//! fork, `setsid`, an empty environment so no run marker finds it, non-dumpable), and each case runs the same loop in
+//! its own copy: they swap folders and files of every tree of the uid they can reach (the built tree, each case's
+//! copy, and folders of those copies held open while the grader removes them) with links to a victim outside,
 //! as fast as it can, for the whole grading. Every walk the grader makes as root over a tree of the run's (taking
 //! the built tree back, copying it for each case, measuring a running case's disk use, removing the copies and the
 //! student's scratch folder) must leave the victim as it was, the attacker no marks, its classmate full marks, and

@@ -121,27 +121,12 @@ fn uids_in_use() -> HashSet<u32> {
 fn uids_in_use() -> HashSet<u32> {
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir("/proc") else { return HashSet::new() };
-    let leasable = |uid: &u32| (UID_BASE..UID_BASE + UIDS).contains(uid);
-    let mut found = HashSet::new();
-    for entry in entries.flatten() {
-        if !entry.file_name().to_str().is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())) {
-            continue;
-        }
-        // The owner of `/proc/<pid>` is the process's uid, unless it made itself non-dumpable: then it shows as
-        // root's, and only its status tells its uids.
-        match entry.metadata().map(|m| m.uid()) {
-            Ok(uid) if leasable(&uid) => {
-                found.insert(uid);
-            }
-            #[cfg(target_os = "linux")]
-            Ok(0) => {
-                let uids = entry.file_name().to_str().and_then(super::sandbox::process_uids).map(|(uids, _)| uids);
-                found.extend(uids.into_iter().flatten().filter(leasable));
-            }
-            _ => {}
-        }
-    }
-    found
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_str().is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())))
+        .filter_map(|e| e.metadata().ok().map(|m| m.uid()))
+        .filter(|uid| (UID_BASE..UID_BASE + UIDS).contains(uid))
+        .collect()
 }
 
 /// Whether a process of `uid` is alive.

@@ -211,11 +211,12 @@ fn marked_processes(marker: Option<&str>) -> Vec<i32> {
 }
 
 /// The uids a process runs as, from the `Uid:` line of `/proc/<pid>/status` (real, effective, saved, file
-/// system), and whether it is a zombie (already dead, waiting to be reaped). Unlike the owner of `/proc/<pid>`,
-/// which a process can turn into root's by making itself non-dumpable (`prctl(PR_SET_DUMPABLE, 0)`), these cannot
-/// be hidden. `None` when the process is gone.
+/// system), and whether it is a zombie (already dead, waiting to be reaped). `None` when the process is gone.
+///
+/// (`/proc/<pid>` itself is owned by the process's effective uid even when it made itself non-dumpable, which
+/// turns only the files inside it root's: the kernel keeps world-readable folders so for `ps`.)
 #[cfg(target_os = "linux")]
-pub(super) fn process_uids(pid: &str) -> Option<([u32; 4], bool)> {
+fn process_uids(pid: &str) -> Option<([u32; 4], bool)> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let mut uids = None;
     let mut zombie = false;
@@ -253,8 +254,8 @@ pub fn kill_uid(uid: u32) -> usize {
             let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
             entries
                 .flatten()
-                // Its own uid, or root's for a non-dumpable process (see `process_uids`).
-                .filter(|e| e.metadata().is_ok_and(|m| m.uid() == uid || m.uid() == 0))
+                // `/proc/<pid>` is owned by its effective uid, non-dumpable or not (see `process_uids`).
+                .filter(|e| e.metadata().is_ok_and(|m| m.uid() == uid))
                 .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
                 .filter(|pid| {
                     let pid = pid.to_string();
@@ -477,6 +478,37 @@ mod tests {
 
     fn mode(p: &Path) -> u32 {
         std::fs::symlink_metadata(p).map_or(0, |m| m.permissions().mode() & 0o7777)
+    }
+
+    /// A leftover of a leased uid is killed when the lease ends, even one that made itself non-dumpable (the lease
+    /// still sees it); another uid's process is left alone.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn kill_uid_ends_a_non_dumpable_leftover_and_no_other_uids_process() {
+        use std::os::unix::process::{CommandExt, ExitStatusExt};
+        if !is_root() || !Path::new("/usr/bin/python3").exists() {
+            eprintln!("SKIPPED kill_uid: needs root and /usr/bin/python3");
+            return;
+        }
+        let hidden = "import ctypes, time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); print(flush=True); time.sleep(30)";
+        let mut leftover = std::process::Command::new("/usr/bin/python3")
+            .args(["-c", hidden])
+            .uid(UID_BASE + 4001)
+            .gid(65_534)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Once it printed, it is non-dumpable.
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(leftover.stdout.take().unwrap()), &mut line).unwrap();
+        let mut other = std::process::Command::new("sleep").arg("30").uid(UID_BASE + 4002).gid(65_534).spawn().unwrap();
+        assert!(super::super::lease::uid_in_use(UID_BASE + 4001), "the lease must still see it");
+        assert_eq!(kill_uid(UID_BASE + 4001), 0);
+        // Reaped by kill_uid (it was this process's child) or dead of SIGKILL.
+        assert!(leftover.wait().map_or(true, |s| s.signal() == Some(9)));
+        assert!(other.try_wait().unwrap().is_none(), "another uid's process was killed");
+        other.kill().unwrap();
+        other.wait().unwrap();
     }
 
     /// Files and folders are closed to others; links are skipped, so what they name outside keeps its mode; a file
