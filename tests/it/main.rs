@@ -21,6 +21,7 @@ mod gen;
 mod grade;
 mod grade_messages;
 mod gradescope;
+mod hand_over_race;
 mod html_report;
 mod java_format;
 mod keys_csp;

@@ -40,6 +40,20 @@ impl Lease {
     }
 }
 
+/// Ends the loan: whatever still runs as the uid was left by this lease's runs (a daemon that left its process
+/// group and cleared its marker outlives its run where neither a cgroup nor a PID namespace of its own holds it),
+/// and is killed before the uid is lent again or the grader exits; a uid with a process that could not be killed
+/// is retired.
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Some(uid) = self.uid {
+            if super::sandbox::kill_uid(uid) > 0 {
+                retire(uid);
+            }
+        }
+    }
+}
+
 /// Uids this grader found it could not clean (see [`retire`]): never lent again by it.
 fn retired() -> &'static Mutex<HashSet<u32>> {
     static RETIRED: OnceLock<Mutex<HashSet<u32>>> = OnceLock::new();

@@ -210,6 +210,93 @@ fn marked_processes(marker: Option<&str>) -> Vec<i32> {
         .collect()
 }
 
+/// The uids a process runs as, from the `Uid:` line of `/proc/<pid>/status` (real, effective, saved, file
+/// system), and whether it is a zombie (already dead, waiting to be reaped). `None` when the process is gone.
+///
+/// (`/proc/<pid>` itself is owned by the process's effective uid even when it made itself non-dumpable, which
+/// turns only the files inside it root's: the kernel keeps world-readable folders so for `ps`.)
+#[cfg(target_os = "linux")]
+fn process_uids(pid: &str) -> Option<([u32; 4], bool)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let mut uids = None;
+    let mut zombie = false;
+    for line in status.lines() {
+        if let Some(state) = line.strip_prefix("State:") {
+            zombie = state.trim_start().starts_with('Z');
+        } else if let Some(ids) = line.strip_prefix("Uid:") {
+            let mut all = [0u32; 4];
+            for (slot, word) in all.iter_mut().zip(ids.split_whitespace()) {
+                *slot = word.parse().ok()?;
+            }
+            uids = Some(all);
+            break;
+        }
+    }
+    Some((uids?, zombie))
+}
+
+/// Kills every live process of this PID namespace that runs as `uid` in any of its uids (see [`process_uids`]),
+/// scanning again until a pass finds none (a process can fork between a scan and its kill), and reaps those that
+/// were this process's children and that the runner does not manage. Returns how many are still alive after the
+/// last pass (0: the uid is free). Linux only; elsewhere 0.
+///
+/// Only for a uid this grader holds the lease of, once none of its runs is meant to be running: whatever is still
+/// alive then was left by them (a daemon that left its process group and cleared its marker, where neither a
+/// cgroup nor a PID namespace of the run's own holds it). Never another PID namespace's processes (a grader in a
+/// container, seen from the host).
+pub fn kill_uid(uid: u32) -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{kill_process, waitpid, Pid, Signal, WaitOptions};
+        let ours = pid_namespace("self");
+        let found = || -> Vec<i32> {
+            use std::os::unix::fs::MetadataExt;
+            let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+            entries
+                .flatten()
+                // `/proc/<pid>` is owned by its effective uid, non-dumpable or not (see `process_uids`).
+                .filter(|e| e.metadata().is_ok_and(|m| m.uid() == uid))
+                .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+                .filter(|pid| {
+                    let pid = pid.to_string();
+                    process_uids(&pid).is_some_and(|(ids, zombie)| !zombie && ids.contains(&uid))
+                        && pid_namespace(&pid) == ours
+                })
+                .collect()
+        };
+        let mut killed = Vec::new();
+        let mut left = found();
+        for _ in 0..50 {
+            if left.is_empty() {
+                break;
+            }
+            for &pid in &left {
+                if let Some(p) = Pid::from_raw(pid) {
+                    let _ = kill_process(p, Signal::KILL);
+                    killed.push(pid);
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            left = found();
+        }
+        // A killed orphan that came back to this process (a subreaper) is reaped; a run's own child is the
+        // runner's to wait for.
+        let managed = managed().lock().unwrap_or_else(|p| p.into_inner());
+        for pid in killed {
+            let mine = u32::try_from(pid).is_ok_and(|p| !managed.contains(&p));
+            if let (true, Some(p)) = (mine, Pid::from_raw(pid)) {
+                let _ = waitpid(Some(p), WaitOptions::NOHANG);
+            }
+        }
+        left.len()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = uid;
+        0
+    }
+}
+
 /// Makes this process the reaper of its orphaned descendants, so a daemonizing submission's processes come back
 /// to it instead of to init. Only for a process whose children are all spawned by the runner (the CLI), because
 /// [`reap_orphans`] waits for every child it does not manage.
@@ -391,6 +478,37 @@ mod tests {
 
     fn mode(p: &Path) -> u32 {
         std::fs::symlink_metadata(p).map_or(0, |m| m.permissions().mode() & 0o7777)
+    }
+
+    /// A leftover of a leased uid is killed when the lease ends, even one that made itself non-dumpable (the lease
+    /// still sees it); another uid's process is left alone.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn kill_uid_ends_a_non_dumpable_leftover_and_no_other_uids_process() {
+        use std::os::unix::process::{CommandExt, ExitStatusExt};
+        if !is_root() || !Path::new("/usr/bin/python3").exists() {
+            eprintln!("SKIPPED kill_uid: needs root and /usr/bin/python3");
+            return;
+        }
+        let hidden = "import ctypes, time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); print(flush=True); time.sleep(30)";
+        let mut leftover = std::process::Command::new("/usr/bin/python3")
+            .args(["-c", hidden])
+            .uid(UID_BASE + 4001)
+            .gid(65_534)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Once it printed, it is non-dumpable.
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(leftover.stdout.take().unwrap()), &mut line).unwrap();
+        let mut other = std::process::Command::new("sleep").arg("30").uid(UID_BASE + 4002).gid(65_534).spawn().unwrap();
+        assert!(super::super::lease::uid_in_use(UID_BASE + 4001), "the lease must still see it");
+        assert_eq!(kill_uid(UID_BASE + 4001), 0);
+        // Reaped by kill_uid (it was this process's child) or dead of SIGKILL.
+        assert!(leftover.wait().map_or(true, |s| s.signal() == Some(9)));
+        assert!(other.try_wait().unwrap().is_none(), "another uid's process was killed");
+        other.kill().unwrap();
+        other.wait().unwrap();
     }
 
     /// Files and folders are closed to others; links are skipped, so what they name outside keeps its mode; a file
