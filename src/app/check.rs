@@ -89,11 +89,14 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     if let Err(code) = super::sandbox::preflight(&sandbox, &programs, "referee check takestones", err) {
         return code;
     }
+    // Declared before the lease, so dropped after it: the lease's end kills whatever of the uid still runs (a
+    // build's daemon, without the cgroup and PID layers) before the copy is removed.
+    let work;
     let (sandbox, _lease) = sandbox.lease();
     // The student's folder is copied once and built there; every run then starts from a fresh copy of that built
     // tree, with its own HOME and TMPDIR, removed after it (as `grade`'s cases): no run sees what an earlier one
     // left, and nothing is written in the student's own folder.
-    let work = match run_copy(&dir, &sandbox) {
+    work = match run_copy(&dir, &sandbox) {
         Ok(copy) => copy,
         Err(message) => return usage(err, format!("--dir: {message}")),
     };
