@@ -219,7 +219,9 @@ impl AgentProcess {
         let until = Instant::now() + grace;
         loop {
             if let Some(d) = self.exit_description() {
-                let drained = Instant::now() + Duration::from_millis(300);
+                // The pipe's end of file follows the exit at once unless the reader thread is not scheduled (a
+                // loaded machine) or a descendant still holds it: a second is only ever waited in those cases.
+                let drained = Instant::now() + Duration::from_secs(1);
                 while !self.stderr_done.load(Ordering::Acquire) && Instant::now() < drained {
                     std::thread::sleep(Duration::from_millis(2));
                 }

@@ -374,11 +374,21 @@ fn uid_leases_are_machine_wide_and_sweeps_touch_only_their_own_runs() {
     }
     use std::os::unix::fs::MetadataExt;
     let work = tempfile::tempdir().unwrap();
-    // A process of the first leasable uid that no grader started.
+    // A process of the first leasable uid that no grader started. It is started while this test holds the uid's
+    // lease lock (waiting for a grader of a test running alongside that holds it: that grader's lease ends by
+    // killing every process of its uid), so no grader holds the uid while it lives.
+    let locks = Path::new(referee::harness::runner::lease::LOCK_DIR);
+    std::os::unix::fs::DirBuilderExt::mode(fs::DirBuilder::new().recursive(true), 0o700).create(locks).unwrap();
+    let lock = fs::OpenOptions::new().create(true).truncate(false).write(true).open(locks.join("600000")).unwrap();
+    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive).unwrap();
     let mut squatter = Command::new("setpriv")
         .args(["--reuid=600000", "--regid=65534", "--clear-groups", "sleep", "30"])
         .spawn()
         .unwrap();
+    while !referee::harness::runner::lease::uid_in_use(600_000) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    drop(lock);
     let namespace = fs::metadata("/proc/self/ns/pid").unwrap().ino();
     let mut dead = Command::new("true").spawn().unwrap();
     let dead_pid = dead.id();
