@@ -163,8 +163,8 @@ pub fn hidden_proc() -> Result<(), String> {
     mount("proc", "/proc", "proc", flags, c"hidepid=2").map_err(|e| format!("cannot mount /proc with hidepid: {e}"))
 }
 
-/// Top-level folders a run without Landlock still sees when it hides the rest (see [`private_temp`]): the
-/// system's (those Landlock grants) and the kernel's.
+/// Top-level folders besides the system's ([`super::rules::SYSTEM`], those Landlock grants) that a run without
+/// Landlock still sees when the rest is hidden (see [`private_temp`]): the kernel's, and `/tmp`, made private.
 const SEEN_WITHOUT_LANDLOCK: [&str; 3] = ["/proc", "/dev", "/tmp"];
 
 /// In a mount namespace of this run's own: one fresh tmpfs of `bytes` (writable by everyone, sticky, as `/tmp`
