@@ -33,10 +33,10 @@ pub fn identity(args: &Classroom50Args, env: &dyn Fn(&str) -> Option<String>) ->
     if !submission.starts_with("submit/") {
         return Err(format!("--submission-tag: '{submission}' is not a submit/... tag"));
     }
-    let assignment_type = pick(&args.assignment_type, &["ASSIGNMENT_TYPE"]).unwrap_or_else(|| "individual".to_string());
-    if !matches!(assignment_type.as_str(), "individual" | "group") {
-        return Err(format!("--assignment-type: '{assignment_type}' is neither individual nor group"));
-    }
+    let given = pick(&args.assignment_type, &["ASSIGNMENT_TYPE"]).unwrap_or_else(|| "individual".to_string());
+    let assignment_type = assignment_type(&given)
+        .ok_or_else(|| format!("--assignment-type: '{given}' is none of individual, group or team"))?
+        .to_string();
     let from_github = || {
         let (server, repo, sha) = (env("GITHUB_SERVER_URL")?, env("GITHUB_REPOSITORY")?, env("GITHUB_SHA")?);
         Some(format!("{server}/{repo}/commit/{sha}"))
@@ -56,6 +56,16 @@ pub fn identity(args: &Classroom50Args, env: &dyn Fn(&str) -> Option<String>) ->
         None => humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     };
     Ok(Identity { classroom, assignment, assignment_type, owner, submission, commit, release, review, datetime })
+}
+
+/// The `assignment_type` result.json states for what the runner or the TA gave: Classroom 50's runner passes
+/// `team` for a team assignment, which its published result schema calls `group`.
+fn assignment_type(given: &str) -> Option<&'static str> {
+    match given.trim().to_ascii_lowercase().as_str() {
+        "individual" => Some("individual"),
+        "group" | "team" => Some("group"),
+        _ => None,
+    }
 }
 
 /// Writes `result`'s `result.json` to `out` (and the release body when asked) and returns the exit code the

@@ -20,7 +20,8 @@ pub struct Classroom50Args {
     /// The repository owner graded (default: $OWNER, then $USERNAME).
     #[arg(long)]
     pub owner: Option<String>,
-    /// individual or group (default: $ASSIGNMENT_TYPE, then individual).
+    /// individual, group or team (team is written as group, the schema's word; default: $ASSIGNMENT_TYPE, then
+    /// individual).
     #[arg(long)]
     pub assignment_type: Option<String>,
     /// The submit/... tag graded (default: $SUBMISSION_TAG).

@@ -101,6 +101,33 @@ fn a_correct_program_gets_every_point_with_the_runners_identity() {
 }
 
 #[test]
+fn every_assignment_type_the_runner_passes_is_accepted_and_written_as_the_schema_names_it() {
+    // Classroom 50's runner passes `team` for a team assignment; the published schema's word for it is `group`.
+    for (given, written) in [("individual", "individual"), ("group", "group"), ("team", "group"), ("Team", "group")] {
+        let mut cmd = Command::cargo_bin("referee").unwrap();
+        let dir = fixture("submissions/python-stats");
+        cmd.args(["grade", "--suite", "builtin:takestones-stats-2019", "--dir", dir.to_str().unwrap()]);
+        cmd.args(["--cmd", &command(), "--format", "classroom50"]);
+        for (k, v) in RUNNER_ENV {
+            cmd.env(k, if k == "ASSIGNMENT_TYPE" { given } else { v });
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{given}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(result_of(&out)["assignment_type"], written, "{given}");
+    }
+    let mut cmd = Command::cargo_bin("referee").unwrap();
+    let dir = fixture("submissions/python-stats");
+    cmd.args(["grade", "--suite", "builtin:takestones-stats-2019", "--dir", dir.to_str().unwrap()]);
+    cmd.args(["--cmd", &command(), "--format", "classroom50", "--assignment-type", "squad"]);
+    for (k, v) in RUNNER_ENV {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'squad' is none of individual, group or team"));
+}
+
+#[test]
 fn a_failing_student_is_a_score_not_an_error_and_actual_only_keeps_the_answer_key() {
     let dir = tempfile::tempdir().unwrap();
     python_wrong("python-wrong-format", dir.path());
