@@ -148,6 +148,13 @@ impl Setup {
         };
         let build_text = args.build.clone().or(loaded.build.clone());
         let mistakes = super::lint::command_mistakes(&command_text, build_text.as_deref(), args.shell, &loaded);
+        // As the bundle: a mistake stops the run before anyone is graded, unless a solution shows the commands work.
+        if !mistakes.is_empty() && args.solution.is_none() {
+            return Err(format!(
+                "{} (or give --solution DIR, a hand-in with full marks, to show the commands work)",
+                mistakes.join("; ")
+            ));
+        }
         let prepared = PreparedSuite::new(loaded);
         if let Some((case, problem)) = prepared.first_problem() {
             return Err(format!("{}: case '{case}': {problem}", prepared.suite.source));

@@ -617,6 +617,30 @@ fn a_removed_hand_in_is_left_out_everywhere_and_said() {
     assert!(out.join("results/bob.json").is_file(), "nothing is deleted");
 }
 
+/// Issue 33, item 4: a TA's command mistake stops `grade` before anyone is graded, as it stops the bundle (a
+/// `--cmd` without `{args}`, a pattern with no shell to expand it); an explicit `sh -c` expands its own patterns.
+#[test]
+fn a_command_mistake_stops_grade_before_anyone_is_graded_and_an_explicit_shell_is_no_mistake() {
+    let dir = fixture("submissions/python-stats");
+    let py = python();
+    let suite = ["--suite", "builtin:takestones-stats-2019", "--dir", dir.to_str().unwrap()];
+    for (cmd, said) in [
+        (format!("{py} {{dir}}/takestones.py"), "has no {args}"),
+        (format!("{py} {{dir}}/takestones.py {{args}} | cat"), "has `|`"),
+    ] {
+        let out = grade(&[&suite[..], &["--cmd", &cmd]].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {stderr}");
+        assert!(stderr.contains(said) && stderr.contains("--solution"), "{cmd}: {stderr}");
+        assert!(out.stdout.is_empty(), "nothing graded: {}", String::from_utf8_lossy(&out.stdout));
+    }
+    let cmd = format!("sh -c '{py} \"$0\"/takestones.py \"$@\"' {{dir}} {{args}}");
+    let out = grade(&[&suite[..], &["--cmd", &cmd]].concat());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{cmd}: {stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+}
+
 /// Issue 23, item 3: a TA's command mistake gave every student zero. With `--solution`, a known-correct hand-in
 /// is graded first with the same command, suite and sandbox; short of full marks, no student is graded (exit 3,
 /// naming its first failing case).
