@@ -229,12 +229,9 @@ pub fn run(
         let note = r.cases.iter().filter(|c| c.max_score > 0.0).map(|c| format!("{}: {}", c.name, c.status.label()));
         let _ = writeln!(out, "{}", crate::app::class_report::student_line(r, &note.collect::<Vec<_>>().join(", ")));
     }
-    let graded = if !failures.is_empty() || standing.report.submissions.iter().any(SubmissionResult::has_harness_error)
-    {
-        exit::INTERNAL
-    } else {
-        exit::SUCCESS
-    };
+    // The same table as `grade`'s: 1 when a student did not pass every part (a game lost, a check failed).
+    let graded =
+        if failures.is_empty() { crate::app::grade::verdict(&standing.report.submissions) } else { exit::INTERNAL };
     standing.exit_code(graded)
 }
 
