@@ -15,6 +15,9 @@ use super::{EditionName, Expected, ReferenceGame, ReferenceSpec, Suite, SuiteCas
 use crate::harness::compare::ComparePolicy;
 use crate::harness::model::{Show, Visibility};
 
+/// The file that lists a course folder's cases.
+pub const TESTCASE_FILE: &str = "testcase.txt";
+
 /// The file beside `testcase.txt` that sets what student-facing reports show ([`parse_show_file`]).
 pub const SHOW_FILE: &str = "show.txt";
 
@@ -82,7 +85,7 @@ pub fn suite_from(
 /// # Errors
 /// A missing `testcase.txt` or output file, or a broken layout, naming the file and line.
 pub fn load_dir(dir: &Path) -> Result<Suite, SuiteError> {
-    let testcase_path = dir.join("testcase.txt");
+    let testcase_path = dir.join(TESTCASE_FILE);
     let testcase = std::fs::read_to_string(&testcase_path)
         .map_err(|source| SuiteError::Io { path: testcase_path.clone(), source })?;
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("cannot read {name}: {e}"));

@@ -188,9 +188,56 @@ pub fn load(spec: &str) -> Result<Suite, SuiteError> {
         if path.join("suite.toml").is_file() {
             return native::load_file(&path.join("suite.toml"));
         }
+        if !path.join(course::TESTCASE_FILE).is_file() {
+            return Err(SuiteError::Invalid { path: path.display().to_string(), message: not_a_suite_folder(path) });
+        }
         return course::load_dir(path);
     }
+    if let Some(folder) = course_file_folder(path) {
+        return Err(SuiteError::Invalid {
+            path: path.display().to_string(),
+            message: format!(
+                "a file of a course suite, not a suite: give the folder that holds it, --suite {}",
+                folder.display()
+            ),
+        });
+    }
     native::load_file(path)
+}
+
+/// What to say of a folder that holds neither `suite.toml` nor `testcase.txt`: the suites below it, if any.
+fn not_a_suite_folder(path: &Path) -> String {
+    let mut below: Vec<String> = std::fs::read_dir(path)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.join(course::TESTCASE_FILE).is_file() || p.join("suite.toml").is_file())
+                .map(|p| p.display().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    below.sort();
+    if below.is_empty() {
+        format!(
+            "holds neither {} (a course folder) nor suite.toml (a native suite, see docs/grading.md)",
+            course::TESTCASE_FILE
+        )
+    } else {
+        format!("a folder of suites, not a suite: give one of them, --suite {}", below.join(" or --suite "))
+    }
+}
+
+/// The course folder of `path` when it is one of a course suite's own files (`testcase.txt`, `outputN.txt`,
+/// `accept.txt`, `show.txt`) rather than a native suite.
+fn course_file_folder(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let course_file = name == course::TESTCASE_FILE
+        || name == readings::ACCEPT_FILE
+        || name == course::SHOW_FILE
+        || (name.starts_with("output") && name.ends_with(".txt"));
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    (course_file && folder.join(course::TESTCASE_FILE).is_file()).then(|| folder.to_path_buf())
 }
 
 impl Suite {
