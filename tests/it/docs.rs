@@ -294,4 +294,11 @@ fn the_readme_is_a_front_page_that_opens_with_the_two_commands() {
     );
     let ci = std::fs::read_to_string(repo().join(".ci/run")).unwrap();
     assert!(ci.lines().any(|l| l.trim() == "cargo test"), ".ci/run must run README's test command");
+    // Before the first example calls `referee` by name, the reader is told how it gets on the PATH.
+    let first_use = text.find("$ referee ").expect("the quick start runs referee");
+    let path = text.find("PATH=").expect("README says how referee gets on the PATH");
+    assert!(path < first_use, "README says how referee gets on the PATH only after an example uses it");
+    // The sandbox's table and cost figures live in the containment guide; the front page links there.
+    assert!(!text.contains("| environment |"), "the sandbox table belongs in docs/containment.md");
+    assert!(text.contains("docs/containment.md#which-promise-holds-where"), "README links the sandbox table");
 }
