@@ -3,15 +3,23 @@
 //! it runs, then prints the correct answer. Every element is an enum variant whose numbers shrink toward small, so
 //! a failing class shrinks to the fewest hand-ins with the fewest, smallest elements.
 //!
-//! Each element has a [`Element::key`]; keys in [`KNOWN_BROKEN`] are left out of generation unless
-//! `HOSTILE_ENABLE` names them (or is `all`), and `HOSTILE_ONLY` restricts generation to the keys it lists.
+//! Each element has a [`Element::key`]; keys listed in tests/fixtures/hostile_class/known-broken.txt (elements that
+//! break an invariant on main, each with the branch expected to fix it: the lead deletes a line when that branch
+//! merges, no rebuild needed) are left out of generation unless `HOSTILE_ENABLE` names them (or is `all`), and
+//! `HOSTILE_ONLY` restricts generation to the keys it lists.
 
 use proptest::prelude::*;
 use proptest::strategy::{Union, ValueTree};
 
-/// Elements that break an invariant on main as of this branch, each with the branch expected to fix it; the lead
-/// removes an entry when that branch merges (docs/incoming/h-prop.md says what each breaks and how it was seen).
-pub const KNOWN_BROKEN: &[(&str, &str)] = &[];
+/// The keys of tests/fixtures/hostile_class/known-broken.txt: each line's first word, `#` lines left out.
+pub fn known_broken() -> Vec<String> {
+    let list = std::fs::read_to_string(crate::grade::fixture("hostile_class/known-broken.txt")).unwrap();
+    list.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(String::from)
+        .collect()
+}
 
 /// How a hand-in reaches the grader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +127,7 @@ pub enum Element {
 }
 
 impl Element {
-    /// The element's name without its numbers, as `KNOWN_BROKEN`, `HOSTILE_ENABLE` and `HOSTILE_ONLY` name it.
+    /// The element's name without its numbers, as known-broken.txt, `HOSTILE_ENABLE` and `HOSTILE_ONLY` name it.
     pub fn key(self) -> &'static str {
         use Element::*;
         match self {
@@ -196,7 +204,7 @@ pub struct Class {
 }
 
 /// Whether generation may use the element named `key`: `HOSTILE_ONLY` (a comma list) restricts to its keys;
-/// otherwise every key not in [`KNOWN_BROKEN`], plus those `HOSTILE_ENABLE` lists (`all`: every one).
+/// otherwise every key not [`known_broken`], plus those `HOSTILE_ENABLE` lists (`all`: every one).
 pub fn enabled(key: &str) -> bool {
     let list = |var: &str| std::env::var(var).ok().map(|v| v.split(',').map(str::trim).map(String::from).collect());
     let only: Option<Vec<String>> = list("HOSTILE_ONLY");
@@ -204,7 +212,7 @@ pub fn enabled(key: &str) -> bool {
         return only.iter().any(|k| k == key);
     }
     let enable: Vec<String> = list("HOSTILE_ENABLE").unwrap_or_default();
-    !KNOWN_BROKEN.iter().any(|(k, _)| *k == key) || enable.iter().any(|k| k == key || k == "all")
+    !known_broken().iter().any(|k| k == key) || enable.iter().any(|k| k == key || k == "all")
 }
 
 fn link_to() -> impl Strategy<Value = LinkTo> {
