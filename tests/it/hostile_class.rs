@@ -66,6 +66,12 @@ fn seed() -> [u8; 32] {
 
 #[test]
 fn generated_hostile_classes_keep_every_invariant() {
+    // As a normal user every run has the test's own uid, so `kill(-1)` would kill the test and its cargo (and
+    // `--work` is no tmpfs); CI runs as root. (TODO in docs/incoming/h-prop.md: the grader as nobody via setpriv.)
+    if !referee::harness::runner::sandbox::is_root() {
+        eprintln!("SKIPPED hostile classes: only as root (a hostile run of the test's own uid could kill the test)");
+        return;
+    }
     let root = tempfile::tempdir().unwrap();
     // Runs of leased uids must reach the class, suite and scratch folders below it.
     Command::new("chmod").arg("755").arg(root.path()).status().unwrap();
