@@ -22,6 +22,8 @@ mod grade;
 mod grade_messages;
 mod gradescope;
 mod hand_over_race;
+mod hostile;
+mod hostile_class;
 mod html_report;
 mod java_format;
 mod keys_csp;
