@@ -284,6 +284,10 @@ impl AgentProcess {
     pub fn kill(&mut self) {
         self.stdin = None;
         sandbox::signal_group(self.pid, GroupSignal::Kill);
+        // A process frozen by the v1 freezer takes its SIGKILL only once thawed.
+        if let Some(cgroup) = &self.cgroup {
+            cgroup.thaw();
+        }
         sandbox::signal_group(self.pid, GroupSignal::Continue);
         if self.child.try_wait().ok().flatten().is_none() {
             let _ = self.child.kill();
