@@ -63,6 +63,7 @@ fn sandboxes() -> Vec<(&'static str, Sandbox)> {
 }
 
 #[test]
+#[ignore = "too few judged waits at load 20 (2 stones: 3 turns, the opponent's turns under 0.24 s); needs a longer game"]
 fn a_setsid_helper_makes_no_progress_while_its_agent_waits_for_the_opponent() {
     for (row, sandbox) in sandboxes() {
         if sandbox.identity.is_none() && !sandbox.layers.cgroup {
