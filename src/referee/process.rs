@@ -15,6 +15,7 @@ use crate::harness::runner::cgroup::RunCgroup;
 use crate::harness::runner::plan::{self, Extras};
 use crate::harness::runner::report::{Report, ReportPipe};
 use crate::harness::runner::sandbox::{self, GroupSignal, Sandbox};
+use crate::harness::runner::stop_sweep::{self, Stopped, UidClaim};
 use crate::harness::runner::{Limits, RunError};
 
 /// The longest stdout line an agent may write; longer is a protocol error.
@@ -38,7 +39,8 @@ pub struct Launch {
     pub limits: Limits,
     /// Who it runs as.
     pub sandbox: Sandbox,
-    /// Pin it to this CPU (one thinking agent per core).
+    /// Pin it to this CPU (one thinking agent per core): a cpuset of its cgroup where there is one, which it
+    /// cannot widen; else its affinity, set before it starts.
     pub pin: Option<usize>,
     /// Folders it may read besides its working folder and the system (its compiled classes, its module).
     pub readable: Vec<PathBuf>,
@@ -58,6 +60,9 @@ pub enum Incoming {
 }
 
 /// A running agent. Dropping it kills its whole process group.
+///
+/// Between its turns it is paused: its whole cgroup frozen where the cgroup has a freezer (every process it
+/// started, in any session); elsewhere stopped with signals (`stop_sweep`).
 #[derive(Debug)]
 pub struct AgentProcess {
     child: Child,
@@ -68,7 +73,13 @@ pub struct AgentProcess {
     /// Set when its stderr reached end of file (everything it wrote is in the tail).
     stderr_done: Arc<AtomicBool>,
     marker: String,
-    paused: bool,
+    /// How it is paused, if it is.
+    paused: Option<Pause>,
+    /// Its hold on its uid (whether a pause may stop every process of it).
+    claim: UidClaim,
+    /// Untrusted (a sandbox user or layers): a pause without a freezer also stops what left its group. A built-in
+    /// agent is only ever its own process group.
+    sweep: bool,
     /// The launcher's report: whether it started the agent, and if not why (out of the agent's reach).
     report: Option<ReportPipe>,
     said: Option<Report>,
@@ -89,7 +100,7 @@ impl AgentProcess {
         let exe = plan::launcher_path().ok_or_else(|| spawn_error("the referee launcher was not found".into()))?;
         let marker = sandbox::next_marker();
         let cgroup = if launch.sandbox.layers.cgroup {
-            Some(RunCgroup::create(&marker, &launch.limits).map_err(spawn_error)?)
+            Some(RunCgroup::for_agent(&marker, &launch.limits, launch.pin).map_err(spawn_error)?)
         } else {
             None
         };
@@ -146,7 +157,9 @@ impl AgentProcess {
             stderr,
             stderr_done,
             marker,
-            paused: false,
+            paused: None,
+            claim: UidClaim::new(launch.sandbox.identity.map(|id| id.uid)),
+            sweep: launch.sandbox.identity.is_some() || launch.sandbox.layers.any(),
             report: Some(report),
             said: None,
             cgroup,
@@ -175,19 +188,43 @@ impl AgentProcess {
         }
     }
 
-    /// Freezes the whole process group (SIGSTOP) until [`Self::resume`]: it may not think on others' time.
+    /// Freezes every process it started until [`Self::resume`]: it may not think on others' time. Its cgroup is
+    /// frozen where it can be; else its process group, its uid's processes and its marked ones are stopped.
     pub fn pause(&mut self) {
-        if !self.paused {
-            self.paused = sandbox::signal_group(self.pid, GroupSignal::Stop);
+        if self.paused.is_some() {
+            return;
+        }
+        if self.cgroup.as_ref().is_some_and(RunCgroup::freeze) {
+            self.paused = Some(Pause::Frozen);
+            return;
+        }
+        // No freezer, or it did not confirm: a half-frozen cgroup is thawed and signals do the job.
+        if let Some(cgroup) = &self.cgroup {
+            cgroup.thaw();
+        }
+        self.paused = if self.sweep {
+            stop_sweep::stop(self.pid, &self.claim, &self.marker).map(Pause::Stopped)
+        } else {
+            sandbox::signal_group(self.pid, GroupSignal::Stop).then(|| Pause::Stopped(Stopped::default()))
+        };
+    }
+
+    /// Lets a paused agent run again.
+    pub fn resume(&mut self) {
+        match self.paused.take() {
+            Some(Pause::Frozen) => {
+                if let Some(cgroup) = &self.cgroup {
+                    cgroup.thaw();
+                }
+            }
+            Some(Pause::Stopped(stopped)) => stop_sweep::resume(self.pid, stopped),
+            None => {}
         }
     }
 
-    /// Lets a paused agent run again (SIGCONT).
-    pub fn resume(&mut self) {
-        if self.paused {
-            sandbox::signal_group(self.pid, GroupSignal::Continue);
-            self.paused = false;
-        }
+    /// Whether its CPU pin is a cpuset it cannot widen (else only its affinity, which it may change).
+    pub fn pin_is_enforced(&self) -> bool {
+        self.cgroup.as_ref().is_some_and(RunCgroup::is_pinned)
     }
 
     /// How it ended, if it has ("exit code 1", "killed by signal 9", or why the launcher could not start it).
@@ -247,6 +284,10 @@ impl AgentProcess {
     pub fn kill(&mut self) {
         self.stdin = None;
         sandbox::signal_group(self.pid, GroupSignal::Kill);
+        // A process frozen by the v1 freezer takes its SIGKILL only once thawed.
+        if let Some(cgroup) = &self.cgroup {
+            cgroup.thaw();
+        }
         sandbox::signal_group(self.pid, GroupSignal::Continue);
         if self.child.try_wait().ok().flatten().is_none() {
             let _ = self.child.kill();
@@ -256,8 +297,20 @@ impl AgentProcess {
         if let Some(cgroup) = &mut self.cgroup {
             cgroup.kill_all();
         }
+        // What a sweep stopped outside the group stays stopped (SIGKILL reaches a stopped process): killed by its
+        // marker below, or with its uid when the lease ends.
+        self.paused = None;
         sandbox::kill_marked(Some(&self.marker));
     }
+}
+
+/// How a paused agent was paused.
+#[derive(Debug)]
+enum Pause {
+    /// Its cgroup is frozen.
+    Frozen,
+    /// Its group and the processes listed were sent SIGSTOP.
+    Stopped(Stopped),
 }
 
 impl Drop for AgentProcess {

@@ -16,6 +16,7 @@ mod exercise;
 mod exercise_keys;
 mod exercise_students;
 mod exercise_wrong;
+mod game_fairness;
 mod game_handins;
 mod gen;
 mod grade;

@@ -10,7 +10,9 @@
 //! namespace, pid and start time: see `available`).
 //!
 //! cgroup v2 where its controllers are enabled for the grader's cgroup, else the v1 `cpu`, `memory` and `pids`
-//! hierarchies (some machines still mount them).
+//! hierarchies (some machines still mount them). Agents' cgroups also freeze and pin (see `cgroup_agent`): under v2
+//! the same folder does (`cgroup.freeze`, `cpuset.cpus`), under v1 folders in the `freezer` and `cpuset`
+//! hierarchies when they are mounted.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -20,11 +22,13 @@ use super::Limits;
 /// The per-run cgroups (one folder per hierarchy: one for v2, up to three for v1).
 #[derive(Debug, Default)]
 pub struct RunCgroup {
-    dirs: Vec<PathBuf>,
+    pub(super) dirs: Vec<PathBuf>,
     /// The limits they were set to (memory bytes, pids): the pool's key.
-    key: (u64, u64),
+    pub(super) key: (u64, u64),
     /// Never pooled: a run left processes in it (dying ones may still count against its pids limit).
     spent: bool,
+    /// An agent's freezer and CPU pin (`None` for other runs): also part of the pool's key.
+    pub(super) agent: Option<super::cgroup_agent::AgentParts>,
 }
 
 /// Empty run cgroups of this grader, ready for the next run with the same limits.
@@ -33,19 +37,31 @@ fn pool() -> &'static Mutex<Vec<RunCgroup>> {
     POOL.get_or_init(|| Mutex::new(Vec::new()))
 }
 
-/// Where the grader may create run cgroups: per hierarchy, the folder of its own cgroup and the controllers to set.
-#[derive(Clone, Debug)]
-struct Parent {
-    dir: PathBuf,
-    kind: Kind,
+/// Takes an idle cgroup from the pool: made with limits `key` and, for an agent, pinned to `pin` (`agent`).
+pub(super) fn from_pool(key: (u64, u64), agent: Option<Option<usize>>) -> Option<RunCgroup> {
+    let mut idle = pool().lock().unwrap_or_else(|p| p.into_inner());
+    let i = idle.iter().position(|c| c.key == key && c.agent.as_ref().map(|a| a.pin) == agent)?;
+    Some(idle.swap_remove(i))
 }
 
+/// Where the grader may create run cgroups: per hierarchy, the folder of its own cgroup and the controllers to set.
+#[derive(Clone, Debug)]
+pub(super) struct Parent {
+    pub(super) dir: PathBuf,
+    pub(super) kind: Kind,
+}
+
+/// A hierarchy: v2 (every controller in one), or one v1 controller's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     V2,
     Cpu,
     Memory,
     Pids,
+    /// v1 `freezer`: only agents' cgroups have a folder in it.
+    Freezer,
+    /// v1 `cpuset`: only pinned agents' cgroups have a folder in it.
+    Cpuset,
 }
 
 impl RunCgroup {
@@ -55,17 +71,23 @@ impl RunCgroup {
     /// A message naming the folder or file that could not be made or written.
     pub fn create(name: &str, limits: &Limits) -> Result<RunCgroup, String> {
         let key = (limits.memory_bytes, limits.processes);
-        {
-            let mut idle = pool().lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(i) = idle.iter().position(|c| c.key == key) {
-                return Ok(idle.swap_remove(i));
-            }
+        if let Some(idle) = from_pool(key, None) {
+            return Ok(idle);
         }
+        Self::create_new(name, limits)
+    }
+
+    /// Creates new cgroups of run `name` with `limits` (never from the pool).
+    ///
+    /// # Errors
+    /// A message naming the folder or file that could not be made or written.
+    pub(super) fn create_new(name: &str, limits: &Limits) -> Result<RunCgroup, String> {
+        let key = (limits.memory_bytes, limits.processes);
         let parents = parents();
         if parents.is_empty() {
             return Err("no writable cgroup hierarchy with cpu, memory and pids".into());
         }
-        let mut made = RunCgroup { dirs: Vec::new(), key, spent: false };
+        let mut made = RunCgroup { dirs: Vec::new(), key, spent: false, agent: None };
         for parent in parents {
             let dir = parent.dir.join(format!("referee-{name}"));
             std::fs::create_dir(&dir).map_err(|e| format!("cannot create cgroup {}: {e}", dir.display()))?;
@@ -77,6 +99,7 @@ impl RunCgroup {
                 Kind::Cpu => vec![("cpu.shares", "1024")],
                 Kind::Memory => vec![("memory.limit_in_bytes", &memory)],
                 Kind::Pids => vec![("pids.max", &pids)],
+                Kind::Freezer | Kind::Cpuset => Vec::new(),
             };
             for (file, value) in settings {
                 let path = dir.join(file);
@@ -95,6 +118,8 @@ impl RunCgroup {
     /// group: `setsid`, a daemon) and says how many there were (see [`kill_all_in`]).
     pub fn kill_all(&mut self) -> usize {
         let found = kill_all_in(&self.dirs);
+        // A process frozen by the v1 freezer dies only once thawed.
+        self.thaw();
         self.spent |= found > 0;
         found
     }
@@ -143,10 +168,16 @@ impl Drop for RunCgroup {
         if self.dirs.is_empty() {
             return;
         }
+        self.thaw();
         let empty =
             |d: &PathBuf| std::fs::read(d.join("cgroup.procs")).is_ok_and(|t| t.iter().all(u8::is_ascii_whitespace));
         if !self.spent && self.dirs.iter().all(empty) {
-            let reused = RunCgroup { dirs: std::mem::take(&mut self.dirs), key: self.key, spent: false };
+            let reused = RunCgroup {
+                dirs: std::mem::take(&mut self.dirs),
+                key: self.key,
+                spent: false,
+                agent: self.agent.take(),
+            };
             pool().lock().unwrap_or_else(|p| p.into_inner()).push(reused);
             return;
         }
@@ -199,8 +230,18 @@ pub fn available() -> Result<String, String> {
 /// The grader's own cgroup folder in each usable hierarchy, found once: a grading thread may later move into a
 /// cgroup of its own (`cgroup_slot`), and `/proc/self/cgroup` then names that one for the main thread.
 fn parents() -> Vec<Parent> {
-    static PARENTS: OnceLock<Vec<Parent>> = OnceLock::new();
-    PARENTS.get_or_init(parents_now).clone()
+    all_parents().0.clone()
+}
+
+/// The grader's own folders in the v1 `freezer` and `cpuset` hierarchies, when runs' cgroups are v1 ones and
+/// these are mounted (under v2 an agent's one folder freezes and pins).
+pub(super) fn agent_parents() -> Vec<Parent> {
+    all_parents().1.clone()
+}
+
+fn all_parents() -> &'static (Vec<Parent>, Vec<Parent>) {
+    static PARENTS: OnceLock<(Vec<Parent>, Vec<Parent>)> = OnceLock::new();
+    PARENTS.get_or_init(parents_now)
 }
 
 /// The grader's own cgroup folders when they are the three v1 hierarchies (cpu, memory, pids), where a thread may
@@ -211,9 +252,9 @@ pub(super) fn v1_parent_dirs() -> Option<Vec<PathBuf>> {
         .then(|| parents.into_iter().map(|p| p.dir).collect())
 }
 
-fn parents_now() -> Vec<Parent> {
-    let Ok(own) = std::fs::read_to_string("/proc/self/cgroup") else { return Vec::new() };
-    let Ok(mounts) = std::fs::read_to_string("/proc/self/mountinfo") else { return Vec::new() };
+fn parents_now() -> (Vec<Parent>, Vec<Parent>) {
+    let Ok(own) = std::fs::read_to_string("/proc/self/cgroup") else { return (Vec::new(), Vec::new()) };
+    let Ok(mounts) = std::fs::read_to_string("/proc/self/mountinfo") else { return (Vec::new(), Vec::new()) };
     let mut v1 = Vec::new();
     let mut v2 = None;
     for line in mounts.lines() {
@@ -242,11 +283,19 @@ fn parents_now() -> Vec<Parent> {
                 let dir = dir_of(path);
                 let controllers = std::fs::read_to_string(dir.join("cgroup.subtree_control")).unwrap_or_default();
                 if ["cpu", "memory", "pids"].iter().all(|c| controllers.split_whitespace().any(|w| w == *c)) {
+                    super::cgroup_agent::enable_cpuset(&dir, &controllers);
                     v2 = Some(Parent { dir, kind: Kind::V2 });
                 }
             }
         } else if *fstype == "cgroup" {
-            for (controller, kind) in [("cpu", Kind::Cpu), ("memory", Kind::Memory), ("pids", Kind::Pids)] {
+            let controllers = [
+                ("cpu", Kind::Cpu),
+                ("memory", Kind::Memory),
+                ("pids", Kind::Pids),
+                ("freezer", Kind::Freezer),
+                ("cpuset", Kind::Cpuset),
+            ];
+            for (controller, kind) in controllers {
                 if options.split(',').any(|o| o == controller) && !v1.iter().any(|p: &Parent| p.kind == kind) {
                     if let Some(path) = own_path(controller) {
                         v1.push(Parent { dir: dir_of(path), kind });
@@ -255,9 +304,11 @@ fn parents_now() -> Vec<Parent> {
             }
         }
     }
+    let (agent, run): (Vec<Parent>, Vec<Parent>) =
+        v1.into_iter().partition(|p| matches!(p.kind, Kind::Freezer | Kind::Cpuset));
     match v2 {
-        Some(parent) => vec![parent],
-        None if v1.len() == 3 => v1,
-        None => Vec::new(),
+        Some(parent) => (vec![parent], Vec::new()),
+        None if run.len() == 3 => (run, agent),
+        None => (Vec::new(), Vec::new()),
     }
 }

@@ -14,12 +14,15 @@
 //! - [`process::run`]: one run, from [`RunSpec`] to [`RunOutcome`]: spawn, limit, feed, capture, time out, kill.
 //! - [`sandbox`]: group signals, marker-based cleanup, handing folders over to the sandbox user.
 //! - [`cgroup_slot`]: where a run's processes go: its own cgroup, or (v1) its grading thread's.
+//! - [`cgroup_agent`]: an agent's cgroup freezes (its pause between turns) and pins (a cpuset); [`stop_sweep`]
+//!   pauses with signals where it cannot.
 //! - [`Limits`]: time, CPU, memory, output, processes, file size, disk ([`disk`] watches a run's folder).
 //! - [`Template`]: `--cmd` / `--build` templates.
 //! - [`platform`]: what each system offers (Linux: everything above; macOS: the launcher with limits and process
 //!   groups only; Windows: a Job Object per run, no launcher).
 
 pub mod cgroup;
+pub mod cgroup_agent;
 pub mod cgroup_slot;
 #[cfg(target_os = "linux")]
 mod confine;
@@ -48,6 +51,7 @@ mod rlimits;
 mod rules;
 pub mod sandbox;
 pub mod shared_ns;
+pub mod stop_sweep;
 mod template;
 pub mod toolchain;
 mod tree;

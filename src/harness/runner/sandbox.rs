@@ -190,7 +190,7 @@ pub fn kill_marked(marker: Option<&str>) -> usize {
 }
 
 #[cfg(target_os = "linux")]
-fn marked_processes(marker: Option<&str>) -> Vec<i32> {
+pub(super) fn marked_processes(marker: Option<&str>) -> Vec<i32> {
     let me = std::process::id();
     let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
     let prefix = format!("{MARKER_VAR}=");
@@ -248,22 +248,7 @@ pub fn kill_uid(uid: u32) -> usize {
     #[cfg(target_os = "linux")]
     {
         use rustix::process::{kill_process, waitpid, Pid, Signal, WaitOptions};
-        let ours = pid_namespace("self");
-        let found = || -> Vec<i32> {
-            use std::os::unix::fs::MetadataExt;
-            let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-            entries
-                .flatten()
-                // `/proc/<pid>` is owned by its effective uid, non-dumpable or not (see `process_uids`).
-                .filter(|e| e.metadata().is_ok_and(|m| m.uid() == uid))
-                .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-                .filter(|pid| {
-                    let pid = pid.to_string();
-                    process_uids(&pid).is_some_and(|(ids, zombie)| !zombie && ids.contains(&uid))
-                        && pid_namespace(&pid) == ours
-                })
-                .collect()
-        };
+        let found = || uid_processes(uid);
         let mut killed = Vec::new();
         let mut left = found();
         for _ in 0..50 {
@@ -295,6 +280,24 @@ pub fn kill_uid(uid: u32) -> usize {
         let _ = uid;
         0
     }
+}
+
+/// The live processes of this PID namespace that run as `uid` in any of their uids (see [`process_uids`]).
+#[cfg(target_os = "linux")]
+pub(super) fn uid_processes(uid: u32) -> Vec<i32> {
+    use std::os::unix::fs::MetadataExt;
+    let ours = pid_namespace("self");
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        // `/proc/<pid>` is owned by its effective uid, non-dumpable or not (see `process_uids`).
+        .filter(|e| e.metadata().is_ok_and(|m| m.uid() == uid))
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let pid = pid.to_string();
+            process_uids(&pid).is_some_and(|(ids, zombie)| !zombie && ids.contains(&uid)) && pid_namespace(&pid) == ours
+        })
+        .collect()
 }
 
 /// Makes this process the reaper of its orphaned descendants, so a daemonizing submission's processes come back
