@@ -340,7 +340,9 @@ mod tests {
     #[test]
     fn plain_text_is_escaped() {
         assert_eq!(escape("a*b_c <d> [e]"), "a\\*b\\_c \\<d\\> \\[e\\]");
-        assert_eq!(escape("line\nbreak"), "line break");
+        // A line break is shown as its code (Markdown renders `\\u{a}` as `\u{a}`), never joined into a space.
+        assert_eq!(escape("line\nbreak"), "line\\\\u{a}break");
+        assert_eq!(escape("a\u{202e}b"), "a\\\\u{202e}b");
         assert_eq!(capitalized("stderr (last 10 lines):"), "Stderr (last 10 lines):");
     }
 }

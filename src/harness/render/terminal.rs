@@ -70,7 +70,7 @@ const UNDER: &str = "      ";
 ///
 /// Only the writer's errors.
 pub fn render(report: &RunReport, options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "suite: {}", report.suite)?;
+    writeln!(out, "suite: {}", visible(&report.suite))?;
     for submission in &report.submissions {
         writeln!(out)?;
         render_submission(submission, options, out)?;
