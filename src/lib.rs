@@ -17,3 +17,4 @@ pub mod referee;
 pub mod reference;
 pub mod rng;
 pub mod search;
+pub mod visible;

@@ -16,7 +16,12 @@ pub const CANCELLED: u8 = 130;
 
 /// One student's line in a class run's summary: id, points, and `note`.
 pub fn student_line(r: &SubmissionResult, note: &str) -> String {
-    format!("  {:<24} {:>7} / {:<7} {note}", r.id, format_points(r.score), format_points(r.max_score))
+    format!(
+        "  {:<24} {:>7} / {:<7} {note}",
+        crate::visible::visible(&r.id),
+        format_points(r.score),
+        format_points(r.max_score)
+    )
 }
 
 /// Per student: Gradescope `results.json` and markdown feedback.

@@ -21,6 +21,7 @@ pub mod prairielearn;
 pub mod progress;
 pub mod sandbox;
 pub mod shard;
+pub mod shown_stderr;
 pub mod takestones;
 pub mod verify;
 

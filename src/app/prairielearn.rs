@@ -30,7 +30,8 @@ pub fn run(args: &PrairielearnArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         Ok(bytes) => bytes,
         Err(why) => {
             let _ = writeln!(err, "referee prairielearn: {why}");
-            let mut bytes = serde_json::to_vec_pretty(&prairielearn::grader_fault(&why)).unwrap_or_default();
+            let mut bytes =
+                crate::harness::render::json_text::to_vec_pretty(&prairielearn::grader_fault(&why)).unwrap_or_default();
             bytes.push(b'\n');
             bytes
         }
@@ -66,7 +67,7 @@ fn grade(root: &Path, args: &PrairielearnArgs, err: &mut dyn Write) -> Result<Ve
             "message": "not graded: the submission is not in the expected form",
             "tests": [],
         });
-        let mut bytes = serde_json::to_vec_pretty(&value).map_err(|e| e.to_string())?;
+        let mut bytes = crate::harness::render::json_text::to_vec_pretty(&value).map_err(|e| e.to_string())?;
         bytes.push(b'\n');
         return Ok(bytes);
     }

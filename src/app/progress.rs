@@ -88,6 +88,8 @@ impl Progress {
             state.done += 1;
             (state.done, state.running.remove(id).map(|started| started.elapsed()))
         };
+        // What a hand-in chose reaches the TA's terminal only with its hidden characters shown.
+        let id = crate::visible::visible(id);
         match &self.shared.out {
             Output::Bar(bar) => {
                 bar.set_message(format!("{id} {outcome}"));
@@ -138,7 +140,9 @@ impl Shared {
             .running
             .iter()
             .filter(|(_, started)| started.elapsed() >= every)
-            .map(|(id, started)| format!("still {} {id} ({} s)", self.verb, started.elapsed().as_secs()))
+            .map(|(id, started)| {
+                format!("still {} {} ({} s)", self.verb, crate::visible::visible(id), started.elapsed().as_secs())
+            })
             .collect();
         let mut sink = sink.lock().unwrap_or_else(PoisonError::into_inner);
         for line in slow {

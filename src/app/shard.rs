@@ -153,7 +153,7 @@ impl Manifest {
     /// # Errors
     /// When the file cannot be written.
     pub fn write(&self, out: &Path) -> std::io::Result<()> {
-        let json = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
+        let json = crate::harness::render::json_text::to_vec_pretty(self)?;
         write_atomic(&out.join(MANIFEST), &json)
     }
 

@@ -19,7 +19,8 @@ fn main() -> ExitCode {
     };
     ExitCode::from({
         let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
-        let mut err = io::stderr();
+        // Every message of every command reaches the terminal with a student's hidden characters shown.
+        let mut err = referee::app::shown_stderr::ShownStderr::new(io::stderr());
         let code = match &cli.command {
             Command::Takestones(args) => app::takestones::run("referee takestones", args, &mut out, &mut err),
             Command::Grade(args) => app::grade::run(args, &mut out, &mut err),

@@ -55,3 +55,4 @@ mod snapshots;
 mod student_view;
 mod util;
 mod variants;
+mod visible;

@@ -184,8 +184,7 @@ pub fn run(
         },
         |_, result| {
             let Some((result, records)) = result else { return };
-            let saved = serde_json::to_vec_pretty(&records)
-                .map_err(std::io::Error::other)
+            let saved = crate::harness::render::json_text::to_vec_pretty(&records)
                 .and_then(|json| write_atomic(&games_file(&out_dir, &result.id), &json))
                 .and_then(|()| store.save(&result))
                 .and_then(|()| crate::app::class_report::write_student_files(&out_dir, &result))

@@ -68,8 +68,7 @@ pub fn run(
     }
     let _ = writeln!(out, "\n{}", summary(&records, &[&prepared[0].label, &prepared[1].label]));
     if let Some(path) = &args.json {
-        let written = serde_json::to_vec_pretty(&records)
-            .map_err(std::io::Error::other)
+        let written = crate::harness::render::json_text::to_vec_pretty(&records)
             .and_then(|json| crate::harness::grade::class::write_atomic(path, &json));
         if let Err(e) = written {
             return fail(err, exit::INTERNAL, format!("{}: {e}", path.display()));
@@ -95,7 +94,14 @@ fn play_one(
         ply += 1;
         if !quiet {
             let info = m.info.as_deref().map(|i| format!("  ({})", show_invisible(i))).unwrap_or_default();
-            let _ = writeln!(out, "{ply:>4}. seat {} plays {}  {:>6} ms  {}{info}", m.seat, m.mv, m.millis, m.board);
+            let _ = writeln!(
+                out,
+                "{ply:>4}. seat {} plays {}  {:>6} ms  {}{info}",
+                m.seat,
+                show_invisible(&m.mv),
+                m.millis,
+                m.board
+            );
         }
     };
     let record = contest.play(seats, &arena.clock, &dir, None, Some(seed), &mut print).map_err(|e| e.to_string())?;

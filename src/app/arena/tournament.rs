@@ -314,7 +314,7 @@ struct SavedGame {
 
 impl SavedGame {
     fn record_after_save(self, path: &Path) -> Result<GameRecord, String> {
-        let json = serde_json::to_vec_pretty(&self).map_err(|e| e.to_string())?;
+        let json = crate::harness::render::json_text::to_vec_pretty(&self).map_err(|e| e.to_string())?;
         write_atomic(path, &json).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(self.record)
     }
@@ -402,7 +402,7 @@ fn write_leaderboard(out: &Path, table: &[Standing], students: &BTreeMap<String,
                 {"name": "Lost", "value": r.lost, "order": "asc"},
             ],
         });
-        let bytes = serde_json::to_vec_pretty(&json).map_err(std::io::Error::other)?;
+        let bytes = crate::harness::render::json_text::to_vec_pretty(&json)?;
         write_atomic(&out.join("gradescope").join(safe_name(&r.id)).join("results.json"), &bytes)?;
     }
     Ok(())

@@ -50,7 +50,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     }
     results["execution_time"] = json!(started.elapsed().as_secs_f64().round() as u64);
     let path = root.join("results").join("results.json");
-    let written = serde_json::to_vec_pretty(&results).map_err(std::io::Error::other).and_then(|mut bytes| {
+    let written = crate::harness::render::json_text::to_vec_pretty(&results).and_then(|mut bytes| {
         bytes.push(b'\n');
         write_atomic(&path, &bytes)
     });

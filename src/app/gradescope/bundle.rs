@@ -405,7 +405,7 @@ fn write_zip(
             }
         }
         zip.start_file(SOLUTION_RESULT, plain).map_err(std::io::Error::other)?;
-        zip.write_all(&serde_json::to_vec_pretty(result).map_err(std::io::Error::other)?)?;
+        zip.write_all(&crate::harness::render::json_text::to_vec_pretty(result)?)?;
     }
     // The binary is the bulk of the zip: fast compression keeps bundling quick.
     zip.start_file("referee", executable.compression_level(Some(1))).map_err(std::io::Error::other)?;

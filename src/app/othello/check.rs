@@ -53,9 +53,10 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let _ = out.write_all(render::render(&report).as_bytes());
     let _ = out.flush();
     if let Some(path) = &args.json {
-        let written = serde_json::to_string_pretty(&report)
-            .map_err(std::io::Error::other)
-            .and_then(|text| std::fs::write(path, text + "\n"));
+        let written = crate::harness::render::json_text::to_vec_pretty(&report).and_then(|mut bytes| {
+            bytes.push(b'\n');
+            std::fs::write(path, bytes)
+        });
         if let Err(e) = written {
             return fail(exit::INTERNAL, format!("--json {}: {e}", path.display()));
         }

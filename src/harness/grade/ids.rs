@@ -94,7 +94,7 @@ pub fn safe_id(raw: &str) -> String {
 
 /// Whether `c` may stand in an id as it is.
 fn is_safe(c: char) -> bool {
-    c.is_alphanumeric() || "-_.@".contains(c) || is_combining_mark(c)
+    !crate::visible::is_hidden(c) && (c.is_alphanumeric() || "-_.@".contains(c) || is_combining_mark(c))
 }
 
 /// The combining-mark blocks (an accent written as its own character after the letter, as in NFD names).
@@ -127,23 +127,11 @@ pub fn submission_id(path: &Path) -> String {
 }
 
 /// A hand-in name as it may be printed on a terminal line or in a log: control characters, format characters
-/// (bidirectional overrides, zero-width joiners) and the byte-order mark are written as `\u{..}`, so a name can
-/// neither move the cursor, recolor the terminal, break a line nor reorder the text around it.
+/// (bidirectional overrides, zero-width joiners), the byte-order mark and spaces that are not `U+0020` are written
+/// as `\u{..}` ([`crate::visible::visible`]), so a name can neither move the cursor, recolor the terminal, break a
+/// line nor reorder the text around it.
 pub fn printable(name: &str) -> String {
-    let mut shown = String::with_capacity(name.len());
-    for c in name.chars() {
-        if c.is_control() || is_format(c) {
-            shown.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            shown.push(c);
-        }
-    }
-    shown
-}
-
-/// Unicode format characters that change how text around them is shown.
-fn is_format(c: char) -> bool {
-    matches!(u32::from(c), 0xAD | 0x61C | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0xFEFF)
+    crate::visible::visible(name)
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ impl Store {
     /// # Errors
     /// When the file cannot be written.
     pub fn save(&self, result: &SubmissionResult) -> io::Result<()> {
-        let json = serde_json::to_vec_pretty(result).map_err(io::Error::other)?;
+        let json = crate::harness::render::json_text::to_vec_pretty(result)?;
         write_atomic(&self.dir.join(format!("{}.json", safe_name(&result.id))), &json)
     }
 }

@@ -119,7 +119,7 @@ pub fn render_submission(
         max_score: tests.iter().map(|t| t.max_score).sum(),
         tests,
     };
-    serde_json::to_writer_pretty(&mut *out, &result).map_err(io::Error::from)?;
+    super::json_text::to_writer_pretty(&mut *out, &result)?;
     writeln!(out)
 }
 
@@ -177,7 +177,7 @@ impl Test {
         }
         if case.status == crate::harness::model::Status::BuildError && case.show.actual() {
             if let Some(build) = s.build.as_ref().filter(|b| !b.ok) {
-                lines.push(format!("build command: {}", build.command));
+                lines.push(format!("build command: {}", crate::visible::visible(&build.command)));
                 lines.extend(excerpt::head_lines(&build.message, 40).0);
             }
         }

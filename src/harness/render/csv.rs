@@ -21,8 +21,10 @@
 //!   `harness error`); a case a submission does not have is an empty cell.
 //! - RFC 4180 quoting: a field holding `,`, `"`, CR or LF is put in double quotes, with `"` doubled. Records end in
 //!   LF.
-//! - A text field (id, case name or hand-in name) that begins with `=`, `+`, `-`, `@`, TAB or CR gets a leading
-//!   `'`, so a spreadsheet does not run a student-chosen id as a formula; so does one that begins with `'` itself,
+//! - A text field (id, case name or hand-in name) shows its hidden characters (control, bidi, zero-width, spaces
+//!   other than `U+0020`) as `\u{..}` ([`crate::visible`]), so no escape sequence or bidi override reaches a
+//!   terminal or a spreadsheet, and [`read`] gives back the name as it was. One that begins with `=`, `+`, `-`
+//!   or `@` (or, so shown, a TAB or CR) gets a leading `'`, so a spreadsheet does not run a student-chosen id as a formula; so does one that begins with `'` itself,
 //!   so [`read`] can drop exactly the `'` it added. Numbers are written as they are.
 //!
 //! Nothing here is timed, so `redact` changes nothing. [`read`] reads the file back.
@@ -166,13 +168,14 @@ pub fn read(input: impl io::Read) -> Result<Gradebook, GradebookError> {
     Ok(Gradebook { cases, rows })
 }
 
-/// A text field: a value a spreadsheet would take for a formula (or one that begins with the `'` that marks text)
-/// gets a leading `'`.
+/// A text field: hidden characters shown as `\u{..}` ([`crate::visible::visible`]), then a value a spreadsheet
+/// would take for a formula (or one that begins with the `'` that marks text) gets a leading `'`.
 pub(crate) fn text_field(value: &str) -> String {
-    if value.starts_with(['=', '+', '-', '@', '\t', '\r', '\'']) {
+    let value = crate::visible::visible(value);
+    if value.starts_with(['=', '+', '-', '@', '\'']) {
         format!("'{value}")
     } else {
-        value.to_string()
+        value
     }
 }
 
@@ -186,9 +189,10 @@ fn case_field(name: &str) -> String {
     }
 }
 
-/// A text field as it was before [`text_field`] (or [`case_field`]).
+/// A text field as it was before [`text_field`] (or [`case_field`]): the anti-formula `'` dropped and hidden
+/// characters read back from their `\u{..}`.
 fn plain(field: &str) -> String {
-    field.strip_prefix('\'').unwrap_or(field).to_string()
+    crate::visible::unescape(field.strip_prefix('\'').unwrap_or(field))
 }
 
 #[cfg(test)]

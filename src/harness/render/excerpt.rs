@@ -337,31 +337,29 @@ pub(crate) fn causes(case: &CaseResult) -> Vec<String> {
     lines
 }
 
-/// Names of student-facing tests made unique in order: a name seen before gets ` (2)`, ` (3)`, ... (repeated games
+/// Names of student-facing tests, their hidden characters shown ([`crate::visible::visible`]), made unique in order: a name seen before gets ` (2)`, ` (3)`, ... (repeated games
 /// against one opponent share a name, and platforms key results by it).
 pub(crate) fn unique_names<'a>(cases: impl IntoIterator<Item = &'a CaseResult>) -> Vec<String> {
+    let shown: Vec<String> = cases.into_iter().map(|c| crate::visible::visible(&c.name)).collect();
     let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let cases: Vec<&CaseResult> = cases.into_iter().collect();
-    for case in &cases {
-        taken.insert(case.name.clone());
-    }
-    let mut names = Vec::with_capacity(cases.len());
-    for case in cases {
-        let n = seen.entry(&case.name).or_insert(0);
+    let taken: std::collections::HashSet<String> = shown.iter().cloned().collect();
+    let mut taken = taken;
+    let mut names = Vec::with_capacity(shown.len());
+    for name in &shown {
+        let n = seen.entry(name).or_insert(0);
         *n += 1;
         if *n == 1 {
-            names.push(case.name.clone());
+            names.push(name.clone());
             continue;
         }
         let mut k = *n;
-        let mut name = format!("{} ({k})", case.name);
-        while taken.contains(&name) {
+        let mut unique = format!("{name} ({k})");
+        while taken.contains(&unique) {
             k += 1;
-            name = format!("{} ({k})", case.name);
+            unique = format!("{name} ({k})");
         }
-        taken.insert(name.clone());
-        names.push(name);
+        taken.insert(unique.clone());
+        names.push(unique);
     }
     names
 }
@@ -432,17 +430,9 @@ pub(crate) fn head_lines(text: &str, max: usize) -> (Vec<String>, usize) {
 }
 
 /// A line of a message that is read rather than compared (stderr, a compiler's message): a trailing CR dropped,
-/// control characters other than tab shown as `\u{..}`, spaces and tabs kept. Callers strip ANSI codes first.
+/// tabs kept, every other hidden character shown as `\u{..}` ([`crate::visible`]). Callers strip ANSI codes first.
 pub(crate) fn tame(line: &str) -> String {
-    let mut tamed = String::with_capacity(line.len());
-    for c in line.trim_end_matches('\r').chars() {
-        if c.is_control() && c != '\t' {
-            tamed.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            tamed.push(c);
-        }
-    }
-    tamed
+    crate::visible::visible_drawing(line.trim_end_matches('\r'), &[('\t', '\t')])
 }
 
 #[cfg(test)]

@@ -68,7 +68,7 @@ pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mu
         output: summary(s),
         tests: s.cases.iter().zip(excerpt::unique_names(&s.cases)).map(|(c, name)| Test::new(c, name)).collect(),
     };
-    serde_json::to_writer_pretty(&mut *out, &results).map_err(io::Error::from)?;
+    super::json_text::to_writer_pretty(&mut *out, &results)?;
     writeln!(out)
 }
 
@@ -140,7 +140,7 @@ fn summary(s: &SubmissionResult) -> String {
     if let Some(build) = s.build.as_ref().filter(|b| !b.ok) {
         text.push_str(&format!(
             "\n\nThe build failed, so no case ran.\n$ {}\n{}",
-            build.command,
+            crate::visible::visible(&build.command),
             excerpt::head_lines(&build.message, usize::MAX).0.join("\n")
         ));
     }

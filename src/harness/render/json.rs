@@ -59,7 +59,9 @@
 //! ```
 //!
 //! Scores are JSON numbers as serde writes `f64` (`1.0`, `0.5`). The text fields hold output exactly as captured
-//! (no invisible-character marking); JSON escapes control characters itself.
+//! (no invisible-character marking); every hidden character (control, bidi, zero-width, spaces other than
+//! `U+0020`) is written as a JSON `\uXXXX` escape ([`super::json_text`]), so the file reads back exactly and shows
+//! nothing hidden to a person who opens it.
 
 use std::io::{self, Write};
 
@@ -82,7 +84,7 @@ pub fn render(report: &RunReport, options: &RenderOptions, out: &mut dyn Write) 
 }
 
 fn write_pretty(report: &RunReport, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, report).map_err(io::Error::from)?;
+    super::json_text::to_writer_pretty(&mut *out, report)?;
     writeln!(out)
 }
 

@@ -66,6 +66,7 @@ use super::excerpt::{self, StderrTail};
 use super::visible::strip_ansi;
 use super::RenderOptions;
 use crate::harness::model::{CaseResult, RunReport, Show, Status, SubmissionResult, Visibility};
+use crate::visible::visible;
 
 type Xml<'a> = Writer<&'a mut dyn Write>;
 
@@ -80,7 +81,7 @@ pub fn render(report: &RunReport, options: &RenderOptions, out: &mut dyn Write) 
     let mut xml = Writer::new_with_indent(out, b' ', 2);
     xml.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
     let mut root = BytesStart::new("testsuites");
-    root.push_attribute(attribute("name", &report.suite));
+    root.push_attribute(attribute("name", &visible(&report.suite)));
     all.push_to(&mut root);
     root.push_attribute(attribute("time", &excerpt::seconds(total_ms)));
     xml.write_event(Event::Start(root))?;
@@ -93,7 +94,7 @@ pub fn render(report: &RunReport, options: &RenderOptions, out: &mut dyn Write) 
 
 fn write_suite(s: &SubmissionResult, options: &RenderOptions, xml: &mut Xml<'_>) -> io::Result<()> {
     let mut suite = BytesStart::new("testsuite");
-    suite.push_attribute(attribute("name", &s.id));
+    suite.push_attribute(attribute("name", &visible(&s.id)));
     Counts::of(&s.cases).push_to(&mut suite);
     suite.push_attribute(attribute("time", &excerpt::seconds(suite_ms(s, options))));
     xml.write_event(Event::Start(suite))?;
@@ -103,7 +104,7 @@ fn write_suite(s: &SubmissionResult, options: &RenderOptions, xml: &mut Xml<'_>)
     let mut properties = vec![
         ("score", excerpt::exact(s.score)),
         ("max_score", excerpt::exact(s.max_score)),
-        ("source", s.source.clone()),
+        ("source", visible(&s.source)),
     ];
     if hidden > 0 {
         properties.push(("hidden_tests", hidden.to_string()));
@@ -127,7 +128,7 @@ fn write_suite(s: &SubmissionResult, options: &RenderOptions, xml: &mut Xml<'_>)
         };
         let mut testcase = BytesStart::new("testcase");
         testcase.push_attribute(attribute("name", &name));
-        testcase.push_attribute(attribute("classname", &s.id));
+        testcase.push_attribute(attribute("classname", &visible(&s.id)));
         testcase.push_attribute(attribute("time", &excerpt::seconds(excerpt::elapsed_ms(case.elapsed_ms, options))));
         if case.status.is_pass() {
             xml.write_event(Event::Empty(testcase))?;
@@ -143,7 +144,7 @@ fn write_suite(s: &SubmissionResult, options: &RenderOptions, xml: &mut Xml<'_>)
             (format!("{}: {}", case.status.label(), case.detail), evidence(case, s))
         };
         let mut failure = BytesStart::new(element);
-        failure.push_attribute(attribute("message", &strip_ansi(&message)));
+        failure.push_attribute(attribute("message", &visible(&strip_ansi(&message))));
         failure.push_attribute(attribute("type", status_key(case.status)));
         xml.write_event(Event::Start(failure))?;
         xml.write_event(Event::Text(text(&evidence)))?;
@@ -228,7 +229,7 @@ fn evidence(case: &CaseResult, s: &SubmissionResult) -> String {
     lines.extend(excerpt::causes(case));
     if case.status == Status::BuildError {
         if let Some(build) = &s.build {
-            lines.push(format!("build command: {}", build.command));
+            lines.push(format!("build command: {}", visible(&build.command)));
             lines.extend(excerpt::head_lines(&build.message, usize::MAX).0);
         }
     }
@@ -258,7 +259,7 @@ fn xml_chars(raw: &str) -> String {
     kept
 }
 
-/// An attribute holding `value` exactly: escaped by `quick-xml`, with TAB, LF and CR as character references (a
+/// An attribute holding `value` exactly (callers show a student's hidden characters first): escaped by `quick-xml`, with TAB, LF and CR as character references (a
 /// parser's attribute-value normalization turns the literal characters into spaces).
 fn attribute(key: &'static str, value: &str) -> Attribute<'static> {
     let escaped =

@@ -134,7 +134,7 @@ fn write_submission(s: &SubmissionResult, suite: Option<&str>, out: &mut dyn Wri
                 out,
                 "| {} | {} | {mark} {} | {} |",
                 code(&case.name, true),
-                code(&args, true),
+                code_shown(&args, true),
                 case.status.label(),
                 excerpt::points(case.score, case.max_score, true)
             )?;
@@ -170,7 +170,7 @@ fn write_case_section(case: &CaseResult, out: &mut dyn Write) -> io::Result<()> 
     let mut facts = Vec::new();
     let args = excerpt::args(&case.args);
     if !args.is_empty() {
-        facts.push(format!("**Arguments:** {}", code(&args, false)));
+        facts.push(format!("**Arguments:** {}", code_shown(&args, false)));
     }
     if !case.detail.is_empty() {
         facts.push(format!("**What happened:** {}", escape(&case.detail)));
@@ -204,7 +204,7 @@ fn write_case_section(case: &CaseResult, out: &mut dyn Write) -> io::Result<()> 
 
     if excerpt::is_record(case) {
         // A game or a check has no expected output: its record is shown as it is.
-        let lines: Vec<String> = case.stdout.text.lines().take(RECORD_LINES).map(String::from).collect();
+        let lines: Vec<String> = case.stdout.text.lines().take(RECORD_LINES).map(excerpt::tame).collect();
         if !lines.is_empty() {
             writeln!(out)?;
             write_block("text", &lines, out)?;
@@ -270,13 +270,18 @@ fn write_block(info: &str, lines: &[String], out: &mut dyn Write) -> io::Result<
     writeln!(out, "{fence}")
 }
 
-/// An inline code span holding `text` verbatim (in a table cell, `|` is escaped as GFM requires).
+/// An inline code span holding `text` verbatim, its hidden characters shown ([`crate::visible::visible`]).
 fn code(text: &str, in_table: bool) -> String {
+    code_shown(&crate::visible::visible(text), in_table)
+}
+
+/// An inline code span holding `text`, already shown (its hidden characters escaped); in a table cell, `|` is
+/// escaped as GFM requires.
+fn code_shown(text: &str, in_table: bool) -> String {
     if text.is_empty() {
         return String::new();
     }
-    let text = text.replace(['\n', '\r'], " ");
-    let text = if in_table { text.replace('|', "\\|") } else { text };
+    let text = if in_table { text.replace('|', "\\|") } else { text.to_string() };
     let ticks = "`".repeat(longest_backtick_run(&text) + 1);
     let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
     format!("{ticks}{pad}{text}{pad}{ticks}")
@@ -286,16 +291,16 @@ fn longest_backtick_run(text: &str) -> usize {
     text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
 
-/// Plain text made inert: Markdown's inline punctuation backslash-escaped, line breaks turned into spaces.
+/// Plain text made inert: hidden characters (line breaks too) shown as `\u{..}` ([`crate::visible::visible`]),
+/// then Markdown's inline punctuation backslash-escaped.
 fn escape(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
+    for c in crate::visible::visible(text).chars() {
         match c {
             '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '#' | '&' => {
                 escaped.push('\\');
                 escaped.push(c);
             }
-            '\n' | '\r' => escaped.push(' '),
             c => escaped.push(c),
         }
     }
@@ -335,7 +340,9 @@ mod tests {
     #[test]
     fn plain_text_is_escaped() {
         assert_eq!(escape("a*b_c <d> [e]"), "a\\*b\\_c \\<d\\> \\[e\\]");
-        assert_eq!(escape("line\nbreak"), "line break");
+        // A line break is shown as its code (Markdown renders `\\u{a}` as `\u{a}`), never joined into a space.
+        assert_eq!(escape("line\nbreak"), "line\\\\u{a}break");
+        assert_eq!(escape("a\u{202e}b"), "a\\\\u{202e}b");
         assert_eq!(capitalized("stderr (last 10 lines):"), "Stderr (last 10 lines):");
     }
 }

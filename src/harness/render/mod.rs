@@ -30,10 +30,12 @@
 //! A class run also writes `report.html` ([`html`]): the whole class on one self-contained page.
 //!
 //! Every renderer takes [`RenderOptions`]: `color` (ANSI colors, terminal only) and `redact` (every elapsed time
-//! becomes 0, so snapshots stay stable). Compared program output is quoted through [`visible::show_invisible`], so
-//! a difference in whitespace can be seen; stderr and compiler messages lose their ANSI codes
-//! ([`visible::strip_ansi`]) and show other control characters as `\u{..}`, so nothing a student's program prints
-//! can reach the reader's terminal as an escape sequence. The
+//! becomes 0, so snapshots stay stable). Every text a student or their program chose is shown through
+//! [`crate::visible`] (one notation, `\u{hex}`, for control, bidi, zero-width and other hidden characters, which a
+//! literal `\u{` cannot imitate): compared program output through [`visible::show_invisible`], so a difference in
+//! whitespace or in an invisible character can be seen; stderr and compiler messages lose their ANSI codes
+//! ([`visible::strip_ansi`]) first; JSON outputs write hidden characters as `\uXXXX` ([`json_text`]). So nothing a
+//! student wrote reaches the reader's terminal, spreadsheet or browser as an escape sequence or a bidi override. The
 //! class runner calls [`gradescope::render_submission`] and [`markdown::render_submission`] directly, one file per
 //! student.
 
@@ -44,6 +46,7 @@ mod excerpt;
 pub mod gradescope;
 pub mod html;
 pub mod json;
+pub mod json_text;
 pub mod junit;
 pub mod markdown;
 pub mod prairielearn;

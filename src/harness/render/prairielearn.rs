@@ -82,7 +82,10 @@ pub fn grader_fault(why: &str) -> Value {
 fn results(s: &SubmissionResult) -> Value {
     if let Some(build) = s.build.as_ref().filter(|b| !b.ok) {
         let (lines, omitted) = excerpt::head_lines(&build.message, BUILD_LINES);
-        let mut errors = vec![format!("Your submission could not be built, so no test ran ($ {}):", build.command)];
+        let mut errors = vec![format!(
+            "Your submission could not be built, so no test ran ($ {}):",
+            crate::visible::visible(&build.command)
+        )];
         errors.push(lines.join("\n"));
         if omitted > 0 {
             errors.push(format!("({omitted} more lines)"));
@@ -138,7 +141,7 @@ fn test(case: &CaseResult, name: String) -> Value {
 /// `value` serialized, its tests' outputs shortened until it fits under [`MAX_BYTES`].
 fn fit(mut value: Value) -> io::Result<Vec<u8>> {
     let serialize = |v: &Value| -> io::Result<Vec<u8>> {
-        let mut bytes = serde_json::to_vec_pretty(v).map_err(io::Error::from)?;
+        let mut bytes = super::json_text::to_vec_pretty(v)?;
         bytes.push(b'\n');
         Ok(bytes)
     };

@@ -50,6 +50,7 @@ use super::diff::{LineKind, OutputDiff, MAX_LINES};
 use super::excerpt::{self, StderrTail};
 use super::RenderOptions;
 use crate::harness::model::{CaseResult, RunReport, Status, SubmissionResult};
+use crate::visible::visible;
 
 /// Lines of a compiler's message the terminal shows.
 pub const BUILD_LINES: usize = 30;
@@ -69,7 +70,7 @@ const UNDER: &str = "      ";
 ///
 /// Only the writer's errors.
 pub fn render(report: &RunReport, options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "suite: {}", report.suite)?;
+    writeln!(out, "suite: {}", visible(&report.suite))?;
     for submission in &report.submissions {
         writeln!(out)?;
         render_submission(submission, options, out)?;
@@ -87,12 +88,12 @@ pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mu
     writeln!(
         out,
         "{} ({}): {}",
-        paint.apply(BOLD, &s.id),
-        s.source,
+        paint.apply(BOLD, &visible(&s.id)),
+        visible(&s.source),
         paint.apply(BOLD, &excerpt::points(s.score, s.max_score, true))
     )?;
     if let Some(build) = s.build.as_ref().filter(|b| !b.ok) {
-        writeln!(out, "  {} {}", paint.apply(RED, "build failed:"), build.command)?;
+        writeln!(out, "  {} {}", paint.apply(RED, "build failed:"), visible(&build.command))?;
         let (lines, omitted) = excerpt::head_lines(&build.message, BUILD_LINES);
         for line in lines {
             writeln!(out, "    | {line}")?;
@@ -108,6 +109,7 @@ pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mu
         write_case_line(case, row, &widths, options, paint, out)?;
         if let Some(diagnosis) = case.diagnosis.as_ref().filter(|_| case.show.actual()) {
             for (i, line) in diagnosis.lines().enumerate() {
+                let line = excerpt::tame(line);
                 writeln!(out, "{UNDER}{}{line}", if i == 0 { "diagnosis: " } else { "           " })?;
             }
         }

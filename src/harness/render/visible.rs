@@ -3,17 +3,20 @@
 //! [`show_invisible`] is used wherever a report quotes program output that was compared (the terminal, Markdown
 //! and JUnit diffs, the first difference): the quoted text then also cannot move a terminal's cursor or recolor
 //! it. [`strip_ansi`] drops the color codes compilers and runtimes put in messages that are only read
-//! (stderr, build errors), where they are noise rather than a difference.
+//! (stderr, build errors), where they are noise rather than a difference. Both are built on [`crate::visible`],
+//! the one escaping of what a student wrote.
 
-/// A line with its invisible characters shown.
+use crate::visible::{push_escape, visible_drawing};
+
+/// A compared line with its invisible characters shown, in [`crate::visible`]'s notation:
 ///
 /// - a tab becomes `→`;
 /// - each space of the run of spaces that ends the line becomes `·` (spaces between words stay spaces);
 /// - a carriage return becomes `␍`;
-/// - any other control character (`ESC`, `NUL`, `DEL`, a stray `\n`, C1 controls) becomes `\u{..}` with its hex
-///   code, e.g. `\u{1b}`;
-/// - so do the characters that print as nothing or as a plain space but are not one: the byte-order mark
-///   `U+FEFF`, zero-width spaces and joiners (`U+200B`..`U+200D`, `U+2060`) and the no-break space `U+00A0`.
+/// - every other hidden character (`ESC`, `NUL`, `DEL`, a stray `\n`, C1 controls, bidi controls, zero-width and
+///   format characters, spaces that are not `U+0020`) becomes `\u{..}` with its hex code, e.g. `\u{1b}`;
+/// - a `→` or `␍` the program printed itself, a `·` it printed at the end of the line and a backslash before `u{`
+///   get their code too, so no two different lines are shown alike.
 ///
 /// ```
 /// use referee::harness::render::visible::show_invisible;
@@ -21,18 +24,17 @@
 /// assert_eq!(show_invisible("a\tb  "), "a→b··");
 /// assert_eq!(show_invisible("x y\r"), "x y␍");
 /// assert_eq!(show_invisible("\u{1b}[31m"), "\\u{1b}[31m");
+/// assert_eq!(show_invisible("a→b·"), "a\\u{2192}b\\u{b7}");
 /// ```
 pub fn show_invisible(line: &str) -> String {
     let body = line.trim_end_matches(' ');
     let trailing = line.len() - body.len();
-    let mut shown = String::with_capacity(line.len() + trailing);
-    for c in body.chars() {
-        match c {
-            '\t' => shown.push('→'),
-            '\r' => shown.push('␍'),
-            c if c.is_control() || is_blank_lookalike(c) => shown.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
-            c => shown.push(c),
-        }
+    // A literal `·` just before the dotted spaces would read as one more space.
+    let dots = body.len() - body.trim_end_matches('·').len();
+    let (text, literal_dots) = body.split_at(body.len() - dots);
+    let mut shown = visible_drawing(text, &[('\t', '→'), ('\r', '␍')]);
+    for _ in literal_dots.chars() {
+        push_escape(&mut shown, '·');
     }
     shown.extend(std::iter::repeat('·').take(trailing));
     shown
@@ -75,11 +77,6 @@ pub fn strip_ansi(text: &str) -> String {
         }
     }
     kept
-}
-
-/// Characters that render as nothing or as an ordinary space while being something else.
-fn is_blank_lookalike(c: char) -> bool {
-    matches!(c, '\u{a0}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')
 }
 
 #[cfg(test)]

@@ -3,18 +3,21 @@
 //! a script.
 
 use crate::harness::render::visible::strip_ansi;
+use crate::visible::visible_text;
 
-/// `raw` safe inside an element or a double- or single-quoted attribute: `& < > " '` become entities, ANSI color
-/// codes are dropped and any other control character except newline and tab is shown as `\u{..}`.
+/// `raw` safe inside an element or a double- or single-quoted attribute: ANSI color codes are dropped, every
+/// other hidden character except newline and tab is shown as `\u{..}` ([`crate::visible::visible_text`]: bidi
+/// controls and zero-width characters too), then `& < > " '` become entities.
 ///
 /// ```
 /// use referee::harness::render::html::escape::text;
 ///
 /// assert_eq!(text("<b onclick=\"x\">&'"), "&lt;b onclick=&quot;x&quot;&gt;&amp;&#39;");
 /// assert_eq!(text("\u{1b}[31mred\u{1b}[0m\u{7}"), "red\\u{7}");
+/// assert_eq!(text("a\u{202e}b\u{200b}"), "a\\u{202e}b\\u{200b}");
 /// ```
 pub fn text(raw: &str) -> String {
-    let clean = strip_ansi(raw);
+    let clean = visible_text(&strip_ansi(raw));
     let mut out = String::with_capacity(clean.len() + clean.len() / 8);
     for c in clean.chars() {
         match c {
@@ -23,8 +26,6 @@ pub fn text(raw: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            '\n' | '\t' => out.push(c),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
             c => out.push(c),
         }
     }
