@@ -217,4 +217,22 @@ mod tests {
         assert!(watch.over(true));
         assert!(!DiskWatch::start(dir.path(), 0).over(true), "a budget of 0 watches nothing");
     }
+
+    /// Before, folders more than 256 deep were not entered: what a run kept there was never counted.
+    #[test]
+    fn files_at_any_depth_are_counted_and_a_sibling_after_a_deep_chain_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut deep = dir.path().join("a");
+        for _ in 0..1500 {
+            deep.push("d");
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("big"), vec![1u8; 256 << 10]).unwrap();
+        std::fs::create_dir(dir.path().join("b")).unwrap();
+        std::fs::write(dir.path().join("b/after"), vec![1u8; 128 << 10]).unwrap();
+        let total = usage(dir.path(), u64::MAX);
+        let least = (256u64 << 10) + (128 << 10) + 1500 * ENTRY_BYTES;
+        assert!(total >= least, "counted {total} of at least {least}");
+        assert!(usage(dir.path(), 1 << 10) <= (1 << 10) + (256 << 10) + ENTRY_BYTES, "it stops at the budget");
+    }
 }
