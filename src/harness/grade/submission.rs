@@ -159,6 +159,8 @@ fn disk_shortage(scratch: &Path, budget: u64, sandbox: &Sandbox) -> Option<Strin
     if own_disk::for_runs(sandbox) || budget == 0 {
         return None;
     }
+    // The copies of the run before are still being removed in the background: what they held is not a shortage.
+    super::workspace::settle();
     #[cfg(unix)]
     {
         let folder = scratch.ancestors().find(|p| p.is_dir())?;
