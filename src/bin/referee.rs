@@ -13,6 +13,9 @@ fn main() -> ExitCode {
         let code = referee::harness::runner::launcher::exec(&args[2..]);
         return ExitCode::from(u8::try_from(code).unwrap_or(1));
     }
+    // As root, every run's folder gets a filesystem of its own in the grader's own mount namespace, which can only
+    // be entered before a thread is started (see `harness::runner::own_disk`).
+    referee::harness::runner::own_disk::enter();
     let cli = match app::parse_or_exit::<RefereeCli>("referee") {
         Ok(cli) => cli,
         Err(code) => return ExitCode::from(code),

@@ -89,7 +89,7 @@ def daemonize():
 
 
 def tally_line():
-    names = sorted({os.path.basename(place) for (place, _), n in list(counts.items()) if n})
+    names = sorted({os.path.relpath(place, os.path.dirname(HERE)) for (place, _), n in list(counts.items()) if n})
     by = lambda what: sum(n for (_, w), n in list(counts.items()) if w == what)
     return f"swaps {by('name')} held {by('held')} places {','.join(names)}\n"
 
@@ -98,7 +98,9 @@ def loop(seconds):
     libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
     victim_dir, victim_file, tally = open(os.path.join(HERE, "target.txt")).read().split("\n")[:3]
     scratch = os.path.dirname(HERE)
-    waiting = [HERE] + [os.path.join(scratch, f"case-{i}") for i in range(4)]
+    # A case's copy is its folder, or the folder `run` in it where it has a filesystem of its own.
+    cases = [os.path.join(scratch, f"case-{i}") for i in range(4)]
+    waiting = [HERE] + cases + [os.path.join(case, "run") for case in cases]
     end = time.monotonic() + seconds
     last = 0.0
     while time.monotonic() < end:

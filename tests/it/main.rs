@@ -11,6 +11,7 @@ mod codec;
 mod containment;
 mod deploy;
 mod diagnose;
+mod disk_budget;
 mod docs;
 mod exercise;
 mod exercise_keys;

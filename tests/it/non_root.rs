@@ -354,6 +354,16 @@ fn a_run_graded_by_a_normal_user_that_fills_the_disk_is_stopped_at_its_budget() 
     assert_eq!(nobody.left_behind(), Vec::<String>::new());
 }
 
+/// Issue 32, item 2, graded by a normal user in every layer set it has: a run past its disk budget in the ways a
+/// walk misses, beside a correct classmate on a small `--work` (see `disk_budget`).
+#[test]
+fn a_normal_users_run_past_its_disk_budget_in_any_way_harms_no_classmate() {
+    let Some(nobody) = AsNobody::new("disk hogs as a normal user") else { return };
+    let seen = crate::disk_budget::hogs_harm_no_classmate(nobody.work(), &nobody.sets, &nobody.wrapper());
+    eprintln!("as nobody: {seen:?}");
+    assert_eq!(nobody.left_behind(), Vec::<String>::new());
+}
+
 /// Issue 22, item 10, graded by a normal user in every layer set it has: the host's sockets in `/tmp` and `/run`,
 /// open to every user, are out of reach with the mount layer; without it (no user namespaces for the grader) a
 /// run reaches them, as it does as root: pinned here as measured.

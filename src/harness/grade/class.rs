@@ -52,7 +52,7 @@ pub fn grade_class(
     let mut cancelled = false;
     for_each_parallel(
         &plan.todo,
-        jobs,
+        super::submission::one_at_a_time_without_own_disks(jobs, &config.sandbox),
         |todo| {
             if config.cancel.load(std::sync::atomic::Ordering::Relaxed) {
                 return Err(Cancelled);

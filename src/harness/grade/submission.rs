@@ -8,14 +8,14 @@ use std::time::{Duration, Instant};
 use super::parallel::for_each_parallel;
 use super::prepared::PreparedSuite;
 use super::python_syntax;
-use super::workspace::{copy_folder, discard, lay_out, WorkspaceError};
+use super::workspace::{copy_folder, discard, lay_out, WorkspaceError, MAX_BYTES, MAX_FILES};
 use crate::harness::compare::judge;
 use crate::harness::model::{
     relative_to_hand_in, BuildResult, Captured, CaseResult, Cause, FirstDifference, Keep, Status, SubmissionResult,
     EXCERPT_BYTES,
 };
 use crate::harness::runner::phases::{self, Phase};
-use crate::harness::runner::{self, Exit, Limits, RunSpec, Sandbox, Template};
+use crate::harness::runner::{self, own_disk, Exit, Limits, RunSpec, Sandbox, Template};
 use crate::harness::suite::{Expected, SuiteCase};
 
 /// How to grade: the commands, limits and containment shared by every submission of a run.
@@ -73,6 +73,9 @@ pub fn grade_submission(
         handin: String::new(),
         sandbox: config.sandbox.layers.names(),
     };
+    if let Some(message) = disk_shortage(scratch, config.limits.disk_bytes, &config.sandbox) {
+        return Ok(finish(None, not_run(suite, Status::HarnessError, &message)));
+    }
     let dir = match phases::time(Phase::LayOut, || lay_out(source, &scratch.join("submission"), &config.sandbox)) {
         Ok(dir) => dir,
         Err(e) => {
@@ -108,7 +111,7 @@ pub fn grade_submission(
     let timeouts = std::sync::atomic::AtomicU32::new(0);
     for_each_parallel(
         &indices,
-        config.case_jobs,
+        one_at_a_time_without_own_disks(config.case_jobs, &config.sandbox),
         |&i| match config.max_timeouts.filter(|&k| timeouts.load(Ordering::Relaxed) >= k) {
             // A program that hangs costs K timeouts, not one per case.
             Some(k) => Ok(blank(&suite.suite.cases[i], &suite.candidates[i], Status::Timeout, timed_out(k))),
@@ -137,6 +140,47 @@ pub fn grade_submission(
         }
     }
     Ok(finish(build, cases))
+}
+
+/// Where runs' folders cannot have filesystems of their own ([`own_disk::for_runs`]), they all write in the
+/// `--work` filesystem, where one run that fills it would fail the runs beside it: there, one run at a time
+/// (`jobs` becomes 1).
+pub fn one_at_a_time_without_own_disks(jobs: usize, sandbox: &Sandbox) -> usize {
+    if own_disk::for_runs(sandbox) {
+        jobs
+    } else {
+        1
+    }
+}
+
+/// Where runs' folders cannot have filesystems of their own: why the `--work` filesystem holding `scratch` cannot
+/// take a run writing its whole disk budget `budget` (the grader's shortage, never the student's), or `None`.
+fn disk_shortage(scratch: &Path, budget: u64, sandbox: &Sandbox) -> Option<String> {
+    if own_disk::for_runs(sandbox) || budget == 0 {
+        return None;
+    }
+    // The copies of the run before are still being removed in the background: what they held is not a shortage.
+    super::workspace::settle();
+    #[cfg(unix)]
+    {
+        let folder = scratch.ancestors().find(|p| p.is_dir())?;
+        let free = rustix::fs::statvfs(folder).ok()?;
+        let bytes = free.f_bavail.saturating_mul(free.f_frsize);
+        (bytes < budget).then(|| {
+            format!(
+                "not graded: the grader's work folder {} has {} MiB free, less than a run's disk budget of {} MiB \
+                 (--disk-limit); free space there (or give --work another folder) and grade again",
+                folder.display(),
+                bytes >> 20,
+                budget >> 20
+            )
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (scratch, sandbox);
+        None
+    }
 }
 
 /// What identifies "graded the same way": the suite, the commands and the limits.
@@ -269,7 +313,7 @@ pub fn build_step(template: &Template, dir: &Path, config: &GradeConfig) -> Resu
 /// the built tree `built`), so a syntax error is one build error with its line rather than a nonzero exit on every
 /// case. `Some` only for a file that does not parse.
 fn syntax_step(built: &Path, copy: &Path, config: &GradeConfig) -> Result<Option<BuildResult>, Cancelled> {
-    let Ok(case) = CaseCopy::new(built, copy, &config.sandbox) else { return Ok(None) };
+    let Ok(case) = CaseCopy::within(built, copy, &config.sandbox, config.limits.disk_bytes) else { return Ok(None) };
     let dir = case.dir();
     let (program, args) = config.command.expand(dir, &[]);
     let Some((python, file)) = python_syntax::python_entry(&program, &args, dir) else { return Ok(None) };
@@ -296,23 +340,51 @@ fn syntax_step(built: &Path, copy: &Path, config: &GradeConfig) -> Result<Option
 /// A fresh copy of the built tree for one case (of `grade` or `check`, or the syntax check), given to the run's
 /// uid, with the run's `HOME` and `TMPDIR` inside it (the runner points both at the run's folder); removed when
 /// dropped, after every process of the run is gone. The built tree itself must have been taken back from the run's
-/// uid first ([`runner::sandbox::take_back`]), so no run can change what the next one starts from.
+/// uid first ([`runner::sandbox::take_back`]), so no run can change what the next one starts from. Where the grader
+/// has a mount namespace of its own ([`own_disk::available`]), the copy is made on a tmpfs of its own holding
+/// the copy and the disk budget and no more ([`own_disk::OwnDisk`]), which the kernel keeps it to.
 #[derive(Debug)]
 pub struct CaseCopy {
     dir: std::path::PathBuf,
     sandbox: Sandbox,
+    disk: Option<own_disk::OwnDisk>,
 }
+
+/// The folder of a case's copy inside its own filesystem (whose top only the grader writes).
+const ON_OWN_DISK: &str = "run";
 
 impl CaseCopy {
     /// Copies the built tree `built` to `dir` (links kept as links, never followed) and gives it to `sandbox`'s
-    /// uid.
+    /// uid; on a filesystem of its own with room for the default disk budget.
     ///
     /// # Errors
     /// [`WorkspaceError::TooLarge`] when the built tree is past a submission's limits (the student's), any other
     /// when the grader cannot read it or write the copy.
     pub fn new(built: &Path, dir: &Path, sandbox: &Sandbox) -> Result<CaseCopy, WorkspaceError> {
-        let copy = CaseCopy { dir: dir.to_path_buf(), sandbox: sandbox.clone() };
-        phases::time(Phase::Copy, || copy_folder(built, dir, sandbox))?;
+        CaseCopy::within(built, dir, sandbox, Limits::default().disk_bytes)
+    }
+
+    /// [`CaseCopy::new`] with room for `budget` bytes written (`--disk-limit`): on a filesystem of its own at
+    /// `dir` (the copy in its subfolder `run`) where the grader has a mount namespace of its own, at `dir` itself
+    /// elsewhere.
+    ///
+    /// # Errors
+    /// As [`CaseCopy::new`]; a filesystem the kernel refuses to make is the grader's.
+    pub fn within(built: &Path, dir: &Path, sandbox: &Sandbox, budget: u64) -> Result<CaseCopy, WorkspaceError> {
+        let io_at = |source| WorkspaceError::Io { path: dir.to_path_buf(), source };
+        if !own_disk::for_runs(sandbox) || budget == 0 {
+            let copy = CaseCopy { dir: dir.to_path_buf(), sandbox: sandbox.clone(), disk: None };
+            phases::time(Phase::Copy, || copy_folder(built, dir, sandbox))?;
+            return Ok(copy);
+        }
+        // Room for the largest copy (each file at least a page) until it is made, then only what it holds.
+        let room = MAX_BYTES.saturating_mul(2).saturating_add(MAX_FILES as u64 * 4096);
+        let disk = own_disk::OwnDisk::mount(dir, room, 1 << 20).map_err(io_at)?;
+        let copy = CaseCopy { dir: dir.join(ON_OWN_DISK), sandbox: sandbox.clone(), disk: Some(disk) };
+        phases::time(Phase::Copy, || copy_folder(built, &copy.dir, sandbox))?;
+        if let Some(disk) = &copy.disk {
+            disk.seal(budget).map_err(io_at)?;
+        }
         Ok(copy)
     }
 
@@ -324,7 +396,11 @@ impl CaseCopy {
 
 impl Drop for CaseCopy {
     fn drop(&mut self) {
-        phases::time(Phase::Remove, || discard(&self.dir, &self.sandbox));
+        phases::time(Phase::Remove, || match self.disk.take() {
+            // Unmounted whole: nothing to walk.
+            Some(disk) => drop(disk),
+            None => discard(&self.dir, &self.sandbox),
+        });
     }
 }
 
@@ -342,7 +418,7 @@ fn run_case(
         Ok(c) => c,
         Err(e) => return Ok(blank(case, candidates, Status::HarnessError, format!("no expected output: {e}"))),
     };
-    let fresh = match CaseCopy::new(built, copy, &config.sandbox) {
+    let fresh = match CaseCopy::within(built, copy, &config.sandbox, config.limits.disk_bytes) {
         Ok(fresh) => fresh,
         Err(e) => {
             // The built tree is the student's (too large to copy); a copy the grader cannot write is not.

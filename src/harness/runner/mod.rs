@@ -37,6 +37,7 @@ pub mod launcher;
 pub mod layers;
 pub mod lease;
 mod limits;
+pub mod own_disk;
 pub mod phases;
 pub mod plan;
 pub mod platform;
