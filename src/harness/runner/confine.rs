@@ -169,10 +169,11 @@ const SEEN_WITHOUT_LANDLOCK: [&str; 3] = ["/proc", "/dev", "/tmp"];
 
 /// In a mount namespace of this run's own: one fresh tmpfs of `bytes` (writable by everyone, sticky, as `/tmp`
 /// is) on `/tmp`, and its subfolders on `/var/tmp` and `/dev/shm`, so the three share one size limit; an empty
-/// read-only tmpfs on `/run`; terminals of its own on `/dev/pts` (see [`fresh_terminals`]). With `hide_rest` (a run under the grader's own uid and without Landlock, where file
-/// modes keep nothing from it), every other top-level folder but the system's (`/home`, `/root`, `/var`, `/opt`, a
-/// data disk: the TA's files, the class, the suite, the grader's scratch wherever `TMPDIR` points) is covered by an
-/// empty read-only tmpfs too, so the run sees what Landlock would let it read and no more. Whatever of `keep` (the
+/// read-only tmpfs on `/run`; terminals of its own on `/dev/pts` (see [`fresh_terminals`]). With `hide_rest` (a run
+/// under the grader's own uid and without Landlock, where file modes keep nothing from it), every other top-level
+/// folder but the system's (`/home`, `/root`, `/var`, `/opt`, a data disk: the TA's files, the class, the suite, the
+/// grader's scratch wherever `TMPDIR` points) is covered by an empty read-only tmpfs too, so the run sees what
+/// Landlock would let it read and no more. Whatever of `keep` (the
 /// run's folder, the folders it may read) lay under a covered folder is bound back at the same path. Nothing
 /// mounted here reaches the host (`slave` propagation), and it all ends with the run.
 ///
