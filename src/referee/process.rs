@@ -1,4 +1,4 @@
-//! One agent process: started like every untrusted run (own process group, sandbox user, limits, marker), but
+//! One agent process: started like every untrusted run (own session and process group, sandbox user, limits, marker), but
 //! long-lived and spoken to line by line. Its stdout arrives as lines on a channel, its stderr is kept as a tail.
 
 use std::collections::VecDeque;
@@ -88,7 +88,7 @@ pub struct AgentProcess {
 }
 
 impl AgentProcess {
-    /// Starts `launch` in its own process group, through the launcher (limits, user, CPU pin).
+    /// Starts `launch` in its own session and process group, through the launcher (limits, user, CPU pin).
     ///
     /// # Errors
     /// When it cannot be started (a missing program, an unreachable interpreter).
@@ -122,11 +122,8 @@ impl AgentProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            command.process_group(0);
-        }
+        // No `process_group(0)`: the launcher makes a session of its own first thing, and with it the group the
+        // referee signals (a group's leader cannot).
         // Only this launcher inherits its report channel (see `runner::report`).
         let mut child = report
             .spawn(|| {

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "tests fail loudly on purpose")]
 
 mod arbitrary;
+mod case_isolation;
 mod check;
 mod check_many;
 mod clap_errors;
@@ -54,6 +55,7 @@ mod scores;
 mod shard;
 mod snapshots;
 mod student_view;
+mod terminal;
 mod util;
 mod variants;
 mod visible;

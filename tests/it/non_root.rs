@@ -548,3 +548,19 @@ fn without_landlock_a_normal_users_scratch_outside_tmp_is_hidden_from_classmates
     assert_eq!(victim.score, victim.max_score, "{:?}", victim.cases[0].detail);
     assert_eq!(left, Vec::<String>::new(), "scratch left behind");
 }
+
+/// Issue 32, item 1, graded by a normal user from a terminal of its own (the pty is nobody's, as a TA's terminal is
+/// the TA's) in every layer set it has: no run types into it, writes on it or shares the grader's session.
+#[test]
+fn no_run_of_a_normal_users_grader_reaches_its_terminal() {
+    let Some(nobody) = AsNobody::new("the terminal as a normal user") else { return };
+    let home = nobody.home.display();
+    let user: Vec<String> = [&format!("--reuid={NOBODY}"), &format!("--regid={NOBODY}"), "--clear-groups", "env"]
+        .into_iter()
+        .map(String::from)
+        .chain([format!("HOME={home}"), format!("TMPDIR={home}")])
+        .collect();
+    let user: Vec<String> = std::iter::once("setpriv".to_string()).chain(user).collect();
+    crate::terminal::a_run_never_reaches_the_graders_terminal(nobody.work(), &nobody.sets, &user, &nobody.exe);
+    assert_eq!(nobody.left_behind(), Vec::<String>::new());
+}

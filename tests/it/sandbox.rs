@@ -713,8 +713,8 @@ fn the_seccomp_filter_answers_each_refused_call_and_allows_its_neighbours() {
     let probe = r#"
 import ctypes, errno, os, socket
 libc = ctypes.CDLL(None, use_errno=True)
-nr = {'aarch64': dict(keyctl=219, add_key=217, shmget=194, msgget=186, io_uring_setup=425)}.get(
-    os.uname().machine, dict(keyctl=250, add_key=248, shmget=29, msgget=68, io_uring_setup=425))
+nr = {'aarch64': dict(keyctl=219, add_key=217, shmget=194, msgget=186, io_uring_setup=425, ioctl=29)}.get(
+    os.uname().machine, dict(keyctl=250, add_key=248, shmget=29, msgget=68, io_uring_setup=425, ioctl=16))
 def call(name, *args):
     r = libc.syscall(nr[name], *args)
     return 'ok' if r >= 0 else errno.errorcode[ctypes.get_errno()]
@@ -732,6 +732,10 @@ print('io_uring_setup', call('io_uring_setup', 1, ctypes.create_string_buffer(12
 print('netlink user', sock(socket.AF_NETLINK, socket.SOCK_RAW, 2))
 print('netlink route', sock(socket.AF_NETLINK, socket.SOCK_RAW, 0))
 print('tcp', sock(socket.AF_INET, socket.SOCK_STREAM, 0))
+# On no descriptor at all: the kernel would say EBADF, the filter says EPERM first.
+print('TIOCSTI', call('ioctl', -1, 0x5412, 0))
+print('TIOCLINUX', call('ioctl', -1, 0x541C, 0))
+print('TCGETS', call('ioctl', -1, 0x5401, 0))
 "#;
     let exe = assert_cmd::cargo::cargo_bin("referee");
     let launch = |layers: &[&str]| {
@@ -749,7 +753,7 @@ print('tcp', sock(socket.AF_INET, socket.SOCK_STREAM, 0))
     let refused = |ipc: &str| {
         format!(
             "keyctl ENOSYS\nadd_key ENOSYS\nshmget {ipc}\nmsgget {ipc}\nio_uring_setup EPERM\nnetlink user EPERM\n\
-             netlink route ok\ntcp ok\n"
+             netlink route ok\ntcp ok\nTIOCSTI EPERM\nTIOCLINUX EPERM\nTCGETS EBADF\n"
         )
     };
     // Sharing the machine's IPC namespace, System V IPC is refused too; in an IPC namespace of its own it works.

@@ -14,6 +14,7 @@ pub mod python_syntax;
 pub mod resume;
 pub mod roster;
 pub mod scratch;
+mod siblings;
 pub mod solution;
 pub mod store;
 mod submission;

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use super::parallel::for_each_parallel;
 use super::prepared::PreparedSuite;
 use super::python_syntax;
+use super::siblings::Siblings;
 use super::workspace::{copy_folder, discard, lay_out, WorkspaceError, MAX_BYTES, MAX_FILES};
 use crate::harness::compare::judge;
 use crate::harness::model::{
@@ -59,7 +60,7 @@ pub fn grade_submission(
 ) -> Result<SubmissionResult, Cancelled> {
     let fingerprint = fingerprint(suite, config);
     // A uid of its own while it is graded (with dedicated users), released when this function returns.
-    let (sandbox, _lease) = phases::time(Phase::Lease, || config.sandbox.lease());
+    let (sandbox, lease) = phases::time(Phase::Lease, || config.sandbox.lease());
     let config = &GradeConfig { sandbox, ..config.clone() };
     let finish = |build: Option<BuildResult>, cases: Vec<CaseResult>| SubmissionResult {
         id: id.to_string(),
@@ -105,21 +106,32 @@ pub fn grade_submission(
         let message = format!("the grader could not take the built folder back: {e}");
         return Ok(finish(build, not_run(suite, Status::HarnessError, &message)));
     }
+    // Cases at once only where they cannot see each other, each with a uid of its own (see `siblings`).
+    let siblings = phases::time(Phase::Lease, || {
+        // Without a filesystem of their own, runs go one at a time (see `one_at_a_time_without_own_disks`).
+        let jobs = one_at_a_time_without_own_disks(config.case_jobs, &config.sandbox);
+        Siblings::new(&config.sandbox, lease.uid().is_some(), jobs.min(suite.suite.cases.len()))
+    });
     let indices: Vec<usize> = (0..suite.suite.cases.len()).collect();
     let mut results: Vec<Option<CaseResult>> = vec![None; indices.len()];
     let mut cancelled = false;
     let timeouts = std::sync::atomic::AtomicU32::new(0);
     for_each_parallel(
         &indices,
-        one_at_a_time_without_own_disks(config.case_jobs, &config.sandbox),
+        siblings.jobs(),
         |&i| match config.max_timeouts.filter(|&k| timeouts.load(Ordering::Relaxed) >= k) {
             // A program that hangs costs K timeouts, not one per case.
             Some(k) => Ok(blank(&suite.suite.cases[i], &suite.candidates[i], Status::Timeout, timed_out(k))),
-            None => run_case(i, &dir, &scratch.join(format!("case-{i}")), suite, config).inspect(|r| {
-                if r.status == Status::Timeout {
-                    timeouts.fetch_add(1, Ordering::Relaxed);
-                }
-            }),
+            None => siblings
+                .with(|sandbox| {
+                    let config = &GradeConfig { sandbox: sandbox.clone(), ..config.clone() };
+                    run_case(i, &dir, &scratch.join(format!("case-{i}")), suite, config)
+                })
+                .inspect(|r| {
+                    if r.status == Status::Timeout {
+                        timeouts.fetch_add(1, Ordering::Relaxed);
+                    }
+                }),
         },
         |i, r| match r {
             Ok(r) => results[i] = Some(r),

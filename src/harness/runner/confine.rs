@@ -169,10 +169,11 @@ const SEEN_WITHOUT_LANDLOCK: [&str; 3] = ["/proc", "/dev", "/tmp"];
 
 /// In a mount namespace of this run's own: one fresh tmpfs of `bytes` (writable by everyone, sticky, as `/tmp`
 /// is) on `/tmp`, and its subfolders on `/var/tmp` and `/dev/shm`, so the three share one size limit; an empty
-/// read-only tmpfs on `/run`. With `hide_rest` (a run under the grader's own uid and without Landlock, where file
-/// modes keep nothing from it), every other top-level folder but the system's (`/home`, `/root`, `/var`, `/opt`, a
-/// data disk: the TA's files, the class, the suite, the grader's scratch wherever `TMPDIR` points) is covered by an
-/// empty read-only tmpfs too, so the run sees what Landlock would let it read and no more. Whatever of `keep` (the
+/// read-only tmpfs on `/run`; terminals of its own on `/dev/pts` (see [`fresh_terminals`]). With `hide_rest` (a run
+/// under the grader's own uid and without Landlock, where file modes keep nothing from it), every other top-level
+/// folder but the system's (`/home`, `/root`, `/var`, `/opt`, a data disk: the TA's files, the class, the suite, the
+/// grader's scratch wherever `TMPDIR` points) is covered by an empty read-only tmpfs too, so the run sees what
+/// Landlock would let it read and no more. Whatever of `keep` (the
 /// run's folder, the folders it may read) lay under a covered folder is bound back at the same path. Nothing
 /// mounted here reaches the host (`slave` propagation), and it all ends with the run.
 ///
@@ -233,7 +234,29 @@ pub fn private_temp(bytes: u64, keep: &[PathBuf], hide_rest: bool) -> Result<(),
         // Read-only once the binds beneath it are made.
         let _ = rustix::mount::mount_remount(dir.as_str(), MountFlags::RDONLY | flags | MountFlags::NOEXEC, c"");
     }
+    if is_real_dir(TERMINALS) {
+        fresh_terminals()?;
+    }
     Ok(())
+}
+
+/// Where the machine's pseudo-terminals are, the TA's among them.
+const TERMINALS: &str = "/dev/pts";
+
+/// Covers [`TERMINALS`] with a new devpts instance of the run's own (so `/dev/ptmx` makes its terminals there, and
+/// none of the machine's can be opened by path: a run under the TA's own uid could otherwise write on the TA's
+/// screen), or with an empty read-only tmpfs where the kernel makes no new instance here.
+///
+/// # Errors
+/// When neither can be mounted.
+fn fresh_terminals() -> Result<(), String> {
+    use rustix::mount::{mount, MountFlags};
+    let flags = MountFlags::NOSUID | MountFlags::NOEXEC;
+    mount("devpts", TERMINALS, "devpts", flags, c"newinstance,ptmxmode=0666,mode=0620")
+        .or_else(|_| {
+            mount("tmpfs", TERMINALS, "tmpfs", flags | MountFlags::NODEV | MountFlags::RDONLY, c"size=4k,mode=755")
+        })
+        .map_err(|e| format!("cannot cover {TERMINALS}: {e}"))
 }
 
 /// The top-level folders of `/` (not links) that are neither the system's ([`super::rules::SYSTEM`]) nor

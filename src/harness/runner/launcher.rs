@@ -1,17 +1,18 @@
 //! The launcher: `referee __exec ...` (see [`super::wire`] for its options), the step between the runner and the
-//! program that applies one run's launch plan to itself and then becomes the program: it reports to the grader that
-//! it started (out of band, see [`super::report`]), joins the run's cgroup, joins the grader's shared namespaces or
-//! enters new ones (network, PID, IPC, mount with private temporary folders), takes the sandbox identity, sets the
-//! resource limits, takes a session keyring of its own (emptying a leased uid's keyrings, see `keyrings`),
-//! optionally pins itself to one CPU, restricts itself with Landlock and seccomp, marks every inherited descriptor
-//! close-on-exec, and starts the program (see [`super::exec`]).
+//! program that applies one run's launch plan to itself and then becomes the program: it makes itself a session of
+//! its own without a controlling terminal (see `session`), reports to the grader that it started (out of band, see
+//! [`super::report`]), joins the run's cgroup, joins the grader's shared namespaces or enters new ones (network,
+//! PID, IPC, mount with private temporary folders), takes the sandbox identity, sets the resource limits, takes a
+//! session keyring of its own (emptying a leased uid's keyrings, see `keyrings`), optionally pins itself to one
+//! CPU, restricts itself with Landlock and seccomp, marks every inherited descriptor close-on-exec, and starts the
+//! program (see [`super::exec`]).
 //!
 //! With a PID namespace the program cannot simply be exec'd: the namespace's first process is its init, which
 //! ignores signals it has no handler for and takes every other process down when it exits. So the launcher starts
 //! itself again (`+inner`, through `/proc/self/exe`, which still names this binary after a namespace change) as
 //! that init, which mounts the private `/proc`, applies the rest, starts the program as its child and says how it
 //! ended through a pipe (`+status PATH`: the outer's `/proc/<pid>/fd/<n>` of a close-on-exec pipe, so the program
-//! never holds it); the outer launcher, still in the grader's process group, then ends the same way (same exit
+//! never holds it); the outer launcher, leader of the process group the grader signals, then ends the same way (same exit
 //! code, or the same signal), so the grader's timeout, group kill, SIGSTOP between turns and exit status all work
 //! as without the namespace. That second process costs about 2 ms a run, so where each run has a uid of its own
 //! and a cgroup, the run joins the grader's mount namespace with a `hidepid` `/proc` instead and the program is
@@ -100,6 +101,17 @@ pub fn exec(args: &[OsString]) -> i32 {
             return FAILED_EXIT;
         }
     };
+    // First of all, so that nothing of the run ever has the grader's terminal: a session of its own. Not for the PID
+    // namespace's init (already in the outer launcher's session, whose group the grader signals) nor the namespace
+    // holder (which runs nothing).
+    #[cfg(unix)]
+    {
+        let own_session = !request.inner && !request.hold;
+        if let Err(message) = if own_session { super::session::leave_the_graders() } else { Ok(()) } {
+            eprintln!("{message}");
+            return FAILED_EXIT;
+        }
+    }
     let mut channel = match channel(&request) {
         Ok(channel) => channel,
         Err(message) => {
@@ -269,7 +281,7 @@ mod linux {
     /// In a new PID namespace: starts the launcher again as the namespace's init and ends as the program ended.
     fn outer(request: &Request, channel: &mut Channel) -> Result<i32, String> {
         use rustix::process::{Resource, Rlimit};
-        // The outer launcher stays in the grader's process group, so it gets the deadline's SIGTERM too; it must
+        // The outer launcher leads the process group the grader signals, so it gets the deadline's SIGTERM too; it must
         // outlive the program to pass on how it ended (the grace period's SIGKILL still ends it).
         let _ = signal_hook::flag::register(signal_hook::consts::SIGTERM, std::sync::Arc::default());
         // It may end by re-raising the program's SIGSEGV: no core file for it either.

@@ -8,9 +8,10 @@
 //!   offers), what they may read and the environment they start from; never derived from a student's file.
 //! - [`lease`]: a uid of its own per submission.
 //! - [`plan`]: one run's [`wire::Request`] to the launcher, with the grader's [`shared_ns`] and [`cgroup`]s.
-//! - [`launcher`]: `referee __exec`, which applies a request to itself (namespaces, identity, limits, Landlock,
-//!   seccomp, descriptors, a session keyring of its own: `keyrings`) and becomes the program; it reports out of
-//!   band through [`report`].
+//! - `session`: why a run owns no terminal and no session of the grader's.
+//! - [`launcher`]: `referee __exec`, which applies a request to itself (a session of its own, namespaces, identity,
+//!   limits, Landlock, seccomp, descriptors, a session keyring of its own: `keyrings`) and becomes the program; it
+//!   reports out of band through [`report`].
 //! - [`process::run`]: one run, from [`RunSpec`] to [`RunOutcome`]: spawn, limit, feed, capture, time out, kill.
 //! - [`sandbox`]: group signals, marker-based cleanup, handing folders over to the sandbox user.
 //! - [`cgroup_slot`]: where a run's processes go: its own cgroup, or (v1) its grading thread's.
@@ -51,6 +52,7 @@ mod rlimits;
 #[cfg(target_os = "linux")]
 mod rules;
 pub mod sandbox;
+mod session;
 pub mod shared_ns;
 pub mod stop_sweep;
 mod template;

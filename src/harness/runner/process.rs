@@ -123,9 +123,10 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     mark_inherited_close_on_exec();
     // Under the grader's own user, Linux lets the grader set the limits right after spawning (`prlimit` needs no
     // privilege on one's own processes), which saves the launcher's exec (about 0.75 ms a run); switching to a
-    // sandbox user needs the launcher.
+    // sandbox user needs the launcher, and so does a grader with a controlling terminal (only the launcher takes
+    // the run out of the grader's session: see `session`).
     // macOS has no prlimit: the launcher sets them there. Windows has no launcher: a Job Object holds the tree.
-    let bare = spec.sandbox.identity.is_none() && !spec.sandbox.layers.any();
+    let bare = spec.sandbox.identity.is_none() && !spec.sandbox.layers.any() && !super::session::grader_has_terminal();
     let launcher = if (bare && cfg!(target_os = "linux")) || !cfg!(unix) { None } else { plan::launcher_path() };
     if launcher.is_none() && spec.sandbox.layers.any() {
         let message = "the referee launcher, which sets up the sandbox, was not found".to_string();
@@ -184,9 +185,10 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let mut disk = DiskWatch::start(&spec.cwd, spec.limits.disk_bytes);
     let start = phases::add(Phase::DiskMeasure, prepared);
     // Its own process group (or Job Object); only the launcher of this run inherits its report channel.
+    let through_launcher = launcher.is_some();
     let spawn = || {
         sandbox::spawn_managed(|| {
-            let started = super::tree::spawn(command)?;
+            let started = super::tree::spawn(command, through_launcher)?;
             let pid = started.pid;
             Ok((started, pid))
         })
@@ -327,6 +329,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutcome, RunError> {
     let (stderr, stderr_truncated) = state.stderr.unwrap_or_default();
     // What the launcher said, out of the program's reach: only it decides whether the grader failed.
     let mut refused = None;
+    // A Ctrl-C at the TA's terminal also ends a launcher still in the grader's group (the moment before its
+    // `setsid`): a cancelled run, not a launcher that failed.
+    state.cancelled |= spec.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
     if let Some(pipe) = report {
         let said = pipe.finish();
         if !said.started && !state.cancelled {

@@ -1,5 +1,5 @@
 //! The kernel's access rules a run starts under: Landlock (files, TCP, signals, abstract sockets) and a seccomp
-//! filter (keyrings, netlink user sockets, io_uring).
+//! filter (keyrings, netlink user sockets, io_uring, a terminal's input).
 //!
 //! Landlock grants read/execute on the system folders and on the folders the grader's policy names (the toolchains
 //! it found, `--allow-read`: never anything derived from a student's file), read/write on the run's own folder (and
@@ -84,8 +84,9 @@ pub fn landlock(cwd: &Path, writable: &[PathBuf], readable: &[PathBuf], private_
 
 /// Installs the seccomp filter: `keyctl`, `add_key` and `request_key` fail with ENOSYS (the uid's kernel keyrings
 /// outlive a run and are shared by every run of the uid: a channel to the next student), netlink user sockets with
-/// EPERM (runs sharing the grader's network namespace could talk over them), and io_uring with EPERM (it can make
-/// sockets without the `socket` call). With `no_ipc_namespace` (the run shares the machine's IPC namespace), System V
+/// EPERM (runs sharing the grader's network namespace could talk over them), io_uring with EPERM (it can make
+/// sockets without the `socket` call), and `ioctl` `TIOCSTI` and `TIOCLINUX` with EPERM (they push bytes into a
+/// terminal's input, or a console's selection, as if the person at it had typed them). With `no_ipc_namespace` (the run shares the machine's IPC namespace), System V
 /// IPC and POSIX message queues fail with ENOSYS too: their objects outlive the run and reach every neighbour.
 /// Needs no privilege (it sets `no_new_privs`, as Landlock does).
 ///
@@ -108,10 +109,12 @@ mod filter {
     const JGT: u16 = 0x25;
     const JGE: u16 = 0x35;
     const RET: u16 = 0x06;
-    /// Offsets in `struct seccomp_data`: the call's number, the architecture, the low words of arguments 0 and 2.
+    /// Offsets in `struct seccomp_data`: the call's number, the architecture, the low words of arguments 0, 1 and 2
+    /// (every architecture with a filter here is little-endian).
     const NR: u32 = 0;
     const ARCH: u32 = 4;
     const ARG0: u32 = 16;
+    const ARG1: u32 = 24;
     const ARG2: u32 = 32;
     pub(super) const ALLOW: u32 = 0x7fff_0000;
     pub(super) const KILL_PROCESS: u32 = 0x8000_0000;
@@ -120,6 +123,11 @@ mod filter {
     pub(super) const EPERM: u32 = ERRNO | 1;
     const AF_NETLINK: u32 = 16;
     const NETLINK_USERSOCK: u32 = 2;
+    /// The `ioctl` requests refused (the kernel takes the request as a 32-bit number, so its low word is all of
+    /// it): `TIOCSTI` pushes a byte into a terminal's input; `TIOCLINUX` (subcodes 2 and 3) sets and pastes a
+    /// console's selection, which types it just the same.
+    pub(super) const TIOCSTI: u32 = 0x5412;
+    pub(super) const TIOCLINUX: u32 = 0x541c;
     /// x86_64's x32 calls carry this bit in their number; none is allowed (each would be a second number for a
     /// refused call).
     const X32_BIT: u32 = 0x4000_0000;
@@ -166,7 +174,8 @@ mod filter {
     }
 
     /// The program: a foreign architecture kills the process (as `seccompiler` did); x32 numbers get ENOSYS; the
-    /// refused ranges their answer; `socket(AF_NETLINK, _, NETLINK_USERSOCK)` EPERM; everything else is allowed.
+    /// refused ranges their answer; `ioctl(_, TIOCSTI | TIOCLINUX, _)` and `socket(AF_NETLINK, _,
+    /// NETLINK_USERSOCK)` EPERM; everything else is allowed.
     pub fn program(no_ipc_namespace: bool) -> Option<Vec<sock_filter>> {
         let arch = audit_arch()?;
         let mut p = vec![stmt(LD_W_ABS, ARCH), jump(JEQ, arch, 1, 0), stmt(RET, KILL_PROCESS), stmt(LD_W_ABS, NR)];
@@ -181,6 +190,16 @@ mod filter {
                 p.extend([jump(JGE, lo, 0, 2), jump(JGT, hi, 1, 0), stmt(RET, answer)]);
             }
         }
+        let ioctl = u32::try_from(super::libc_call::IOCTL).ok()?;
+        // Not `ioctl`: on to `socket`, five instructions down.
+        p.extend([
+            jump(JEQ, ioctl, 0, 5),
+            stmt(LD_W_ABS, ARG1),
+            jump(JEQ, TIOCSTI, 1, 0),
+            jump(JEQ, TIOCLINUX, 0, 1),
+            stmt(RET, EPERM),
+            stmt(RET, ALLOW),
+        ]);
         let socket = u32::try_from(super::libc_call::SOCKET).ok()?;
         p.extend([
             jump(JEQ, socket, 1, 0),
@@ -205,6 +224,7 @@ mod libc_call {
         pub const ADD_KEY: i64 = 248;
         pub const REQUEST_KEY: i64 = 249;
         pub const SOCKET: i64 = 41;
+        pub const IOCTL: i64 = 16;
         /// shmget, shmat, shmctl, shmdt, semget, semop, semctl, semtimedop, msgget, msgsnd, msgrcv, msgctl,
         /// mq_open, mq_unlink, mq_timedsend, mq_timedreceive, mq_notify, mq_getsetattr.
         pub const IPC: [i64; 18] = [29, 30, 31, 67, 64, 65, 66, 220, 68, 69, 70, 71, 240, 241, 242, 243, 244, 245];
@@ -216,6 +236,7 @@ mod libc_call {
         pub const ADD_KEY: i64 = 217;
         pub const REQUEST_KEY: i64 = 218;
         pub const SOCKET: i64 = 198;
+        pub const IOCTL: i64 = 29;
         /// The same calls as on x86_64, by the generic table's numbers.
         pub const IPC: [i64; 18] =
             [194, 196, 195, 197, 190, 193, 191, 192, 186, 189, 188, 187, 180, 181, 182, 183, 184, 185];
@@ -228,11 +249,12 @@ mod libc_call {
 
 #[cfg(test)]
 mod tests {
-    use super::filter::{self, ALLOW, ENOSYS, EPERM, KILL_PROCESS};
+    use super::filter::{self, ALLOW, ENOSYS, EPERM, KILL_PROCESS, TIOCLINUX, TIOCSTI};
     use super::libc_call as call;
 
-    /// Runs `program` as the kernel does over one call (`nr`, `arch`, arguments 0 and 2), returning its answer.
-    fn run(program: &[seccompiler::sock_filter], arch: u32, nr: u32, arg0: u32, arg2: u32) -> u32 {
+    /// Runs `program` as the kernel does over one call (`nr`, `arch`, the low words of arguments 0 to 2), returning
+    /// its answer.
+    fn run(program: &[seccompiler::sock_filter], arch: u32, nr: u32, args: [u32; 3]) -> u32 {
         let (mut pc, mut acc) = (0usize, 0u32);
         loop {
             let i = &program[pc];
@@ -242,8 +264,9 @@ mod tests {
                     acc = match i.k {
                         0 => nr,
                         4 => arch,
-                        16 => arg0,
-                        32 => arg2,
+                        16 => args[0],
+                        24 => args[1],
+                        32 => args[2],
                         other => panic!("load of offset {other}"),
                     };
                     pc += 1;
@@ -257,36 +280,56 @@ mod tests {
         }
     }
 
+    /// What the filter must answer to call `nr` whatever its arguments (`ioctl` and `socket` aside).
+    fn expected_for(nr: u32, no_ipc: bool) -> u32 {
+        let n = i64::from(nr);
+        if [call::KEYCTL, call::ADD_KEY, call::REQUEST_KEY].contains(&n) || (no_ipc && call::IPC.contains(&n)) {
+            ENOSYS
+        } else if [call::IO_URING_SETUP, call::IO_URING_ENTER, call::IO_URING_REGISTER].contains(&n) {
+            EPERM
+        } else {
+            ALLOW
+        }
+    }
+
     #[test]
     fn the_filter_refuses_exactly_the_calls_it_names_with_their_answers() {
         let arch = filter::audit_arch().unwrap();
+        let ioctl = u32::try_from(call::IOCTL).unwrap();
         for no_ipc in [false, true] {
             let program = filter::program(no_ipc).unwrap();
             let mut refused = 0;
             for nr in 0..1024u32 {
-                let n = i64::from(nr);
-                let expected = if [call::KEYCTL, call::ADD_KEY, call::REQUEST_KEY].contains(&n)
-                    || (no_ipc && call::IPC.contains(&n))
-                {
-                    ENOSYS
-                } else if [call::IO_URING_SETUP, call::IO_URING_ENTER, call::IO_URING_REGISTER].contains(&n) {
-                    EPERM
-                } else {
-                    ALLOW
-                };
+                let expected = expected_for(nr, no_ipc);
                 refused += usize::from(expected != ALLOW);
-                assert_eq!(run(&program, arch, nr, 0, 0), expected, "call {nr}, no ipc namespace {no_ipc}");
+                // The terminal requests as the second argument refuse only `ioctl`.
+                for arg1 in [0, TIOCSTI, TIOCLINUX] {
+                    let expected = if nr == ioctl && arg1 != 0 { EPERM } else { expected };
+                    assert_eq!(
+                        run(&program, arch, nr, [0, arg1, 0]),
+                        expected,
+                        "call {nr} ({arg1:#x}), no ipc {no_ipc}"
+                    );
+                }
             }
             assert_eq!(refused, if no_ipc { 24 } else { 6 });
+            // Every request of the low 17 bits and a few with high bits: exactly the two are refused.
+            for request in (0..=0x1_ffffu32).chain([0xffff_5412, 0x8000_541c, 0x1_5412, u32::MAX]) {
+                let expected = if [TIOCSTI, TIOCLINUX].contains(&request) { EPERM } else { ALLOW };
+                assert_eq!(run(&program, arch, ioctl, [1, request, 0]), expected, "ioctl {request:#x}");
+            }
             let socket = u32::try_from(call::SOCKET).unwrap();
-            assert_eq!(run(&program, arch, socket, 16, 2), EPERM, "netlink user socket");
-            assert_eq!(run(&program, arch, socket, 16, 0), ALLOW, "netlink route socket");
-            assert_eq!(run(&program, arch, socket, 2, 2), ALLOW, "an IPv4 socket");
-            assert_eq!(run(&program, arch ^ 1, 39, 0, 0), KILL_PROCESS, "a foreign architecture");
+            assert_eq!(run(&program, arch, socket, [16, 0, 2]), EPERM, "netlink user socket");
+            assert_eq!(run(&program, arch, socket, [16, 0, 0]), ALLOW, "netlink route socket");
+            assert_eq!(run(&program, arch, socket, [2, 0, 2]), ALLOW, "an IPv4 socket");
+            assert_eq!(run(&program, arch, socket, [16, TIOCSTI, 2]), EPERM, "a netlink user socket, whatever arg 1");
+            assert_eq!(run(&program, arch ^ 1, 39, [0; 3]), KILL_PROCESS, "a foreign architecture");
+            assert_eq!(run(&program, arch ^ 1, ioctl, [0, TIOCSTI, 0]), KILL_PROCESS, "a foreign TIOCSTI");
             if cfg!(target_arch = "x86_64") {
                 let keyctl = u32::try_from(call::KEYCTL).unwrap();
-                assert_eq!(run(&program, arch, 0x4000_0000 | keyctl, 0, 0), ENOSYS, "keyctl by its x32 number");
-                assert_eq!(run(&program, arch, 0x4000_0000 | 39, 0, 0), ENOSYS, "any x32 call");
+                assert_eq!(run(&program, arch, 0x4000_0000 | keyctl, [0; 3]), ENOSYS, "keyctl by its x32 number");
+                assert_eq!(run(&program, arch, 0x4000_0000 | 39, [0; 3]), ENOSYS, "any x32 call");
+                assert_eq!(run(&program, arch, 0x4000_0000 | ioctl, [0, TIOCSTI, 0]), ENOSYS, "TIOCSTI by x32");
             }
         }
     }

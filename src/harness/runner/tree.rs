@@ -1,5 +1,6 @@
-//! A run's process tree as the runner starts, waits for and kills it. On Unix the program leads a process group of
-//! its own (`Command::process_group(0)`) and the whole group is signalled (see `sandbox::signal_group`). On Windows
+//! A run's process tree as the runner starts, waits for and kills it. On Unix the run leads a process group of its
+//! own and the whole group is signalled (see `sandbox::signal_group`): the launcher makes it, with a session of its
+//! own (see `session`); a run without the launcher is started in a new group (`Command::process_group(0)`). On Windows
 //! it is born inside a Job Object (started suspended, assigned, then resumed, so not even its first child can be
 //! started outside it), and the job is terminated as a whole: at the deadline, on an output flood, on Ctrl-C, and
 //! as soon as the program itself has ended (whatever it left running goes with it).
@@ -50,27 +51,31 @@ impl Started {
     }
 }
 
-/// Starts `command` as a tree of its own.
+/// Starts `command` as a tree of its own; `launcher`: the command is the launcher, which makes its own session
+/// (and so its group) first thing, and must not lead a group when it does.
 ///
 /// # Errors
 /// When it cannot be started (or, on Windows, put in its job).
-pub(crate) fn spawn(command: Command) -> std::io::Result<Started> {
+pub(crate) fn spawn(command: Command, launcher: bool) -> std::io::Result<Started> {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
         let mut command = command;
-        command.process_group(0);
+        if !launcher {
+            command.process_group(0);
+        }
         let mut child = command.spawn()?;
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
         Ok(Started { stdin, stdout, stderr, pid: child.id(), waiter: child })
     }
     #[cfg(windows)]
     {
+        let _ = launcher;
         windows::spawn(command)
     }
     #[cfg(not(any(unix, windows)))]
     {
-        let _ = command;
+        let _ = (command, launcher);
         Err(std::io::Error::new(std::io::ErrorKind::Unsupported, super::platform::NO_LAUNCHER))
     }
 }
