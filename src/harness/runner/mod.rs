@@ -51,6 +51,7 @@ pub mod shared_ns;
 mod template;
 pub mod toolchain;
 mod tree;
+pub mod walk;
 pub mod wire;
 
 pub use limits::Limits;
