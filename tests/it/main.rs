@@ -22,6 +22,7 @@ mod grade;
 mod grade_messages;
 mod gradescope;
 mod hand_over_race;
+mod hostile_trees;
 mod html_report;
 mod java_format;
 mod keys_csp;
