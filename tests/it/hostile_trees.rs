@@ -33,7 +33,11 @@ fn hand_in(into: &Path, prefix: &str, build: &str) {
 #[test]
 fn hostile_trees_neither_crash_nor_hide_nor_blame_the_grader() {
     use std::os::unix::fs::PermissionsExt;
-    let work = tempfile::tempdir().unwrap();
+    // On a tmpfs where there is one (on this project's ext4 VM each `rmdir` of a 24,000-folder chain waits on the
+    // journal: minutes, measuring the disk), open to the runs' uid as a class folder is.
+    let shm = Path::new("/dev/shm");
+    let work = if shm.is_dir() { tempfile::tempdir_in(shm).unwrap() } else { tempfile::tempdir().unwrap() };
+    fs::set_permissions(work.path(), fs::Permissions::from_mode(0o755)).unwrap();
     let class = work.path().join("class");
     let scratch = work.path().join("work");
     fs::create_dir_all(&scratch).unwrap();

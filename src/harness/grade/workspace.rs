@@ -856,7 +856,9 @@ mod tests {
     /// is refused past the entry limit, as the hand-in's failure.
     #[test]
     fn empty_folders_count_in_the_budget() {
-        let tmp = tempfile::tempdir().unwrap();
+        // On a tmpfs where there is one: on this project's ext4 VM each folder made and removed waits on the journal.
+        let shm = Path::new("/dev/shm");
+        let tmp = if shm.is_dir() { tempfile::tempdir_in(shm).unwrap() } else { tempfile::tempdir().unwrap() };
         let zip = tmp.path().join("h.zip");
         let names: Vec<(String, bool)> = (0..=MAX_FILES).map(|i| (format!("d{i}"), true)).collect();
         zip_of(&zip, &names);
