@@ -579,7 +579,7 @@ mod tests {
         /// Removal leaves nothing of the tree, however deep and whatever it holds, and nothing outside it is
         /// touched (a link to a folder outside is removed as a link, never followed).
         #[test]
-        fn removal_leaves_nothing_and_touches_nothing_outside(ops in ops(), chain in 0usize..3000, at in 0usize..64) {
+        fn removal_leaves_nothing_and_touches_nothing_outside(ops in ops(), chain in 0usize..1500, at in 0usize..64) {
             let tmp = scratch();
             let (top, outside) = (tmp.path().join("top"), tmp.path().join("outside"));
             std::fs::create_dir_all(&top).unwrap();
