@@ -10,7 +10,7 @@ use std::path::Path;
 use referee::harness::model::{Status, SubmissionResult};
 
 use crate::grade::{fixture, grade_python_class, python};
-use crate::variants::materialize;
+use crate::variants::{materialize, Change};
 
 /// The results a class run stored, by id.
 fn stored(out: &Path) -> std::collections::BTreeMap<String, SubmissionResult> {
@@ -24,8 +24,8 @@ fn stored(out: &Path) -> std::collections::BTreeMap<String, SubmissionResult> {
 
 /// The correct program, with `prefix` run first (after its imports) and a `build.py` of `build`.
 fn hand_in(into: &Path, prefix: &str, build: &str) {
-    let changes = [("takestones.py", "import sys\n", &*format!("import sys\n{prefix}\n"))];
-    let changes: Vec<(&str, &str, &str)> = if prefix.is_empty() { Vec::new() } else { changes.to_vec() };
+    let to: &'static str = Box::leak(format!("import sys\n{prefix}\n").into_boxed_str());
+    let changes: Vec<Change> = if prefix.is_empty() { Vec::new() } else { vec![("takestones.py", "import sys\n", to)] };
     materialize(&fixture("submissions/python-stats"), &changes, into);
     fs::write(into.join("build.py"), build).unwrap();
 }
