@@ -145,6 +145,11 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     }
     // What every run starts from: taken back from the runs' uid, so no run (nor what it leaves running) changes it.
     if let Err(e) = crate::harness::runner::sandbox::take_back(work.dir(), &sandbox) {
+        // A built tree the walk refuses (nested too deep) is the program's failure, not the grader's.
+        if let Some(why) = crate::harness::runner::walk::refusal(&e) {
+            let _ = writeln!(out, "build: the built folder was refused: it {why}");
+            return exit::FAILED;
+        }
         let _ = writeln!(err, "referee check takestones: the grader could not take the built folder back: {e}");
         return exit::INTERNAL;
     }

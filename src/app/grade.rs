@@ -321,7 +321,17 @@ fn holds_code(dir: &Path) -> bool {
 fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
     let (shard, roster) = match Shard::parse_option(args.shard.as_deref()).and_then(|s| {
-        let skip: Vec<&Path> = [Some(out_dir.as_path()), args.solution.as_deref()].into_iter().flatten().collect();
+        // The run's own folders, known by where they are (this run's scratch folder too, when --work is the class
+        // folder itself), never by a file inside a folder.
+        let skip: Vec<&Path> = [
+            Some(out_dir.as_path()),
+            args.solution.as_deref(),
+            args.work.as_deref(),
+            Some(setup.scratch_root.as_path()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
         Ok((s, roster::read(dir, &skip).map_err(|e| e.to_string())?))
     }) {
         Ok(found) => found,

@@ -11,8 +11,9 @@ use std::io::Read;
 use std::path::Path;
 
 use super::file::{self, AnswerFile};
-use crate::harness::grade::class::{discover, ClassError, Entry};
+use crate::harness::grade::class::{ClassError, Entry};
 use crate::harness::grade::ids::{safe_id, student_id};
+use crate::harness::grade::roster::read;
 
 /// The largest answer file read.
 pub const MAX_BYTES: u64 = 1 << 20;
@@ -41,10 +42,16 @@ struct Found {
     others: Vec<String>,
 }
 
-fn walk(dir: &Path, prefix: &str, depth: usize, found: &mut Found) -> std::io::Result<()> {
-    let mut entries: Vec<fs::DirEntry> = fs::read_dir(dir)?.filter_map(Result::ok).collect();
-    entries.sort_by_key(fs::DirEntry::file_name);
-    for entry in entries {
+/// Collects the files under `top` (at most 6 folders down), in name order, depth first: iteratively, with an
+/// explicit stack of folders still to read.
+fn walk(top: &Path, found: &mut Found) -> std::io::Result<()> {
+    // Each item: a folder's entries not yet looked at (last first), its prefix, its depth.
+    let mut stack = vec![(sorted(top)?, String::new(), 0usize)];
+    while let Some((entries, prefix, depth)) = stack.last_mut() {
+        let Some(entry) = entries.pop() else {
+            stack.pop();
+            continue;
+        };
         if found.texts.len() + found.others.len() >= MAX_FILES {
             break;
         }
@@ -55,8 +62,9 @@ fn walk(dir: &Path, prefix: &str, depth: usize, found: &mut Found) -> std::io::R
         let relative = format!("{prefix}{name}");
         // DirEntry::file_type does not follow symbolic links: a link is neither a file nor a folder here.
         let Ok(kind) = entry.file_type() else { continue };
-        if kind.is_dir() && depth < 6 {
-            walk(&entry.path(), &format!("{relative}/"), depth + 1, found)?;
+        if kind.is_dir() && *depth < 6 {
+            let depth = *depth + 1;
+            stack.push((sorted(&entry.path())?, format!("{relative}/"), depth));
         } else if kind.is_file() {
             let small = entry.metadata().is_ok_and(|m| m.len() <= MAX_BYTES);
             if texty(&name) && small {
@@ -68,6 +76,13 @@ fn walk(dir: &Path, prefix: &str, depth: usize, found: &mut Found) -> std::io::R
         }
     }
     Ok(())
+}
+
+/// The entries of the folder `dir`, sorted by name, last first.
+fn sorted(dir: &Path) -> std::io::Result<Vec<fs::DirEntry>> {
+    let mut entries: Vec<fs::DirEntry> = fs::read_dir(dir)?.filter_map(Result::ok).collect();
+    entries.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
+    Ok(entries)
 }
 
 fn unzip(path: &Path, found: &mut Found) -> Result<(), String> {
@@ -105,7 +120,7 @@ pub fn answers(path: &Path) -> Result<AnswerFile, String> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let meta = fs::metadata(path).map_err(|e| format!("the hand-in cannot be read: {e}"))?;
     if meta.is_dir() {
-        walk(path, "", 0, &mut found).map_err(|e| format!("the hand-in cannot be read: {e}"))?;
+        walk(path, &mut found).map_err(|e| format!("the hand-in cannot be read: {e}"))?;
     } else if !meta.is_file() {
         // A pipe or a device would block or never end: not a hand-in.
         return Err(format!("no answer file: {name} is neither a folder nor a file"));
@@ -160,13 +175,13 @@ pub fn id_of(path: &Path) -> String {
 }
 
 /// The hand-ins of a class folder, sorted by id, and the loose `.txt` files passed over (they hold no section, so
-/// they are not answer files: a README, a roster).
+/// they are not answer files: a README, a roster). The paths in `skip` (the run's `--out`) are no hand-ins.
 ///
 /// # Errors
 /// An unreadable folder, two hand-ins of one student, or no hand-in at all.
-pub fn discover_class(dir: &Path) -> Result<(Vec<Entry>, Vec<String>), String> {
-    let mut entries = match discover(dir) {
-        Ok(entries) => entries,
+pub fn discover_class(dir: &Path, skip: &[&Path]) -> Result<(Vec<Entry>, Vec<String>), String> {
+    let mut entries = match read(dir, skip) {
+        Ok(roster) => roster.entries,
         Err(ClassError::Empty(_)) => Vec::new(),
         Err(e) => return Err(e.to_string()),
     };
@@ -241,10 +256,10 @@ mod tests {
         fs::create_dir_all(dir.path().join("bob-HW2-P1")).unwrap();
         fs::write(dir.path().join("alice.txt"), "[csp]\nnext = B\n").unwrap();
         fs::write(dir.path().join("README.txt"), "how to grade\n").unwrap();
-        let (entries, passed) = discover_class(dir.path()).unwrap();
+        let (entries, passed) = discover_class(dir.path(), &[]).unwrap();
         assert_eq!(entries.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["alice", "bob"]);
         assert_eq!(passed, ["README.txt"]);
         fs::create_dir_all(dir.path().join("alice")).unwrap();
-        assert!(discover_class(dir.path()).unwrap_err().contains("two submissions for student 'alice'"));
+        assert!(discover_class(dir.path(), &[]).unwrap_err().contains("two submissions for student 'alice'"));
     }
 }

@@ -27,6 +27,7 @@ mod gradescope;
 mod hand_over_race;
 mod hostile;
 mod hostile_class;
+mod hostile_trees;
 mod html_report;
 mod java_format;
 mod keys_csp;

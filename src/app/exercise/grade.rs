@@ -131,7 +131,9 @@ fn class(args: &ExerciseGradeArgs, settings: &Settings, dir: &Path, out: &mut dy
         let _ = writeln!(err, "referee exercise grade: {message}");
         code
     };
-    let found = Shard::parse_option(args.shard.as_deref()).and_then(|s| Ok((s, handin::discover_class(dir)?)));
+    let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
+    let found =
+        Shard::parse_option(args.shard.as_deref()).and_then(|s| Ok((s, handin::discover_class(dir, &[&out_dir])?)));
     let (shard, (everyone, passed_over)) = match found {
         Ok(found) => found,
         Err(e) => return fail(err, exit::USAGE, e),
@@ -143,7 +145,6 @@ fn class(args: &ExerciseGradeArgs, settings: &Settings, dir: &Path, out: &mut dy
         );
     }
     let entries = shard::select(&everyone, shard);
-    let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
     let store = match Store::open(&out_dir) {
         Ok(store) => store,
         Err(e) => return fail(err, exit::INTERNAL, format!("{}: {e}", out_dir.display())),

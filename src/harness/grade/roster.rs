@@ -12,8 +12,6 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::ids::{printable, safe_id, student_id, suffixed};
-use super::scratch::OWNER_FILE;
-use super::store::OUTPUT_MARK;
 
 /// One student's hand-in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,8 +50,7 @@ pub struct Roster {
     pub notes: Vec<String>,
 }
 
-/// The hand-ins in `dir`: every folder and `.zip` (hidden entries, `__MACOSX` and folders a referee run wrote
-/// skipped), sorted by id.
+/// The hand-ins in `dir`: every folder and `.zip` (hidden entries and `__MACOSX` skipped), sorted by id.
 ///
 /// # Errors
 /// An unreadable folder, or one with no hand-in at all.
@@ -61,8 +58,8 @@ pub fn discover(dir: &Path) -> Result<Vec<Entry>, ClassError> {
     read(dir, &[]).map(|roster| roster.entries)
 }
 
-/// [`discover`], with the notes for the TA; the paths in `skip` (the run's `--out` and `--solution`, which may lie
-/// inside `dir`) are skipped too.
+/// [`discover`], with the notes for the TA; the paths in `skip` (the run's `--out`, `--solution` and `--work`,
+/// which may lie inside `dir`) are skipped too.
 ///
 /// # Errors
 /// See [`discover`].
@@ -83,8 +80,8 @@ pub fn read(dir: &Path, skip: &[&Path]) -> Result<Roster, ClassError> {
         if name.starts_with('.') || name == "__MACOSX" || !(path.is_dir() || (named_zip && path.is_file()) || broken) {
             continue;
         }
-        let skipped_by_name = fs::canonicalize(&path).is_ok_and(|p| skip.contains(&p));
-        if skipped_by_name || (path.is_dir() && written_by_referee(&path)) {
+        // Only by where the run's own folders are: never by anything inside a folder, which a hand-in could hold.
+        if fs::canonicalize(&path).is_ok_and(|p| skip.contains(&p)) {
             skipped.push(printable(&name));
             continue;
         }
@@ -94,7 +91,7 @@ pub fn read(dir: &Path, skip: &[&Path]) -> Result<Roster, ClassError> {
     if !skipped.is_empty() {
         skipped.sort();
         notes.push(format!(
-            "not graded as student{}: {} (a referee run's output or scratch folder, --out or --solution)",
+            "not graded as student{}: {} (this run's --out, --solution or --work)",
             if skipped.len() == 1 { "" } else { "s" },
             skipped.join(", ")
         ));
@@ -105,16 +102,6 @@ pub fn read(dir: &Path, skip: &[&Path]) -> Result<Roster, ClassError> {
     let (entries, renamed) = unique_ids(found);
     notes.extend(renamed);
     Ok(Roster { entries, notes })
-}
-
-/// Whether the folder `path` is one a referee run wrote: an `--out` (marked, or holding a class run's files from
-/// before the mark existed) or a grader's scratch folder.
-fn written_by_referee(path: &Path) -> bool {
-    let has = |name: &str| path.join(name).exists();
-    has(OUTPUT_MARK)
-        || has(OWNER_FILE)
-        || (path.join("results").is_dir() && ["gradebook.csv", "report.json", "shard.json"].iter().any(|f| has(f)))
-        || has("standings.csv")
 }
 
 /// Gives every hand-in its own id. In a group whose ids came out the same, sorted by name, the first whose name
@@ -194,17 +181,15 @@ mod tests {
     }
 
     #[test]
-    fn folders_a_referee_run_wrote_are_not_hand_ins() {
+    fn only_the_runs_own_folders_are_skipped_never_a_folder_for_what_it_holds() {
         let dir = class(&["alice", "out/results", "old/results", "scratch", "empty-out"]);
-        fs::write(dir.path().join("out").join(OUTPUT_MARK), b"").unwrap();
+        // Every file an earlier version took as the mark of a referee run's folder: a hand-in can hold them all.
+        fs::write(dir.path().join("out/.referee-out"), b"").unwrap();
         fs::write(dir.path().join("old/gradebook.csv"), b"id\n").unwrap();
-        fs::write(dir.path().join("scratch").join(OWNER_FILE), b"1 2").unwrap();
+        fs::write(dir.path().join("scratch/.referee-owner"), b"1 2").unwrap();
         let roster = read(dir.path(), &[&dir.path().join("empty-out")]).unwrap();
-        assert_eq!(roster.entries.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["alice"]);
-        assert_eq!(
-            roster.notes,
-            ["not graded as students: empty-out, old, out, scratch (a referee run's output or scratch folder, --out \
-              or --solution)"]
-        );
+        let ids: Vec<&str> = roster.entries.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["alice", "old", "out", "scratch"]);
+        assert_eq!(roster.notes, ["not graded as student: empty-out (this run's --out, --solution or --work)"]);
     }
 }

@@ -1,6 +1,7 @@
 //! Where a class run keeps its results: `<out>/results/<id>.json`, one per student, each written whole (renamed
 //! into place), so an interrupted run loses nothing finished and the next one resumes from them. The `--out`
-//! folder is marked as a referee run's, so a later run never grades it as a student's hand-in.
+//! folder is marked as a referee run's, for a person who finds it (the roster never reads the mark: a hand-in
+//! could hold one to hide itself; it skips the run's own folders by where they are).
 
 use std::fs;
 use std::io;
@@ -9,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::ids::safe_id;
 use crate::harness::model::SubmissionResult;
 
-/// The file that marks a folder as a referee run's output (see [`super::roster`]).
+/// The file that marks a folder as a referee run's output, for a person who finds it.
 pub const OUTPUT_MARK: &str = ".referee-out";
 
 /// Finished results on disk: `<out>/results/<id>.json`, written atomically, one per student.

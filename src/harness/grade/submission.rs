@@ -103,8 +103,12 @@ pub fn grade_submission(
     let taken =
         phases::time(Phase::TakeBack, || runner::sandbox::take_back(&scratch.join("submission"), &config.sandbox));
     if let Err(e) = taken {
-        let message = format!("the grader could not take the built folder back: {e}");
-        return Ok(finish(build, not_run(suite, Status::HarnessError, &message)));
+        // A built tree the walk refuses (nested too deep) is the student's build's doing, not the grader's.
+        let (status, message) = match runner::walk::refusal(&e) {
+            Some(why) => (Status::BuildError, format!("the built folder was refused: it {why}")),
+            None => (Status::HarnessError, format!("the grader could not take the built folder back: {e}")),
+        };
+        return Ok(finish(build, not_run(suite, status, &message)));
     }
     // Cases at once only where they cannot see each other, each with a uid of its own (see `siblings`).
     let siblings = phases::time(Phase::Lease, || {
@@ -433,9 +437,9 @@ fn run_case(
     let fresh = match CaseCopy::within(built, copy, &config.sandbox, config.limits.disk_bytes) {
         Ok(fresh) => fresh,
         Err(e) => {
-            // The built tree is the student's (too large to copy); a copy the grader cannot write is not.
+            // The built tree is the student's (too large or too deep to copy); a copy the grader cannot write is not.
             let (status, why) = match e {
-                WorkspaceError::TooLarge { .. } => (Status::BuildError, "the built folder is too large to copy"),
+                WorkspaceError::TooLarge { .. } => (Status::BuildError, "the built folder was refused"),
                 _ => (Status::HarnessError, "the grader could not copy the built folder"),
             };
             return Ok(blank(case, &Ok(candidates.clone()), status, format!("{why} for this case: {e}")));

@@ -6,11 +6,16 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::harness::runner::sandbox::{hand_over, Sandbox};
+use crate::harness::runner::walk::{self, refusal, MAX_DEPTH};
 
 /// The most a submission may unpack to.
 pub const MAX_BYTES: u64 = 256 << 20;
-/// The most files a submission may hold.
+/// The most entries (files, folders and links together) a submission may hold.
 pub const MAX_FILES: usize = 20_000;
+/// The longest a submission may take to be laid out (unpacked or copied): far more than any hand-in the limits
+/// above let through needs (20,000 entries take about a second), so only a hand-in built to stall the grader
+/// meets it, and it is refused as its own failure.
+pub const LAY_OUT_TIME: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Why a submission could not be laid out (the student's problem: a broken or oversized archive).
 #[derive(Debug, thiserror::Error)]
@@ -32,7 +37,8 @@ pub enum WorkspaceError {
         /// The zip library's message.
         message: String,
     },
-    /// Too large or too many files.
+    /// Refused for its own shape: too large, too many entries, too deep, names in conflict, too slow to lay out.
+    /// The student's failure, with the reason.
     #[error("{path}: {message}")]
     TooLarge {
         /// The submission.
@@ -48,13 +54,27 @@ pub enum WorkspaceError {
 /// # Errors
 /// [`WorkspaceError`] for an unreadable, broken or oversized submission.
 pub fn lay_out(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<PathBuf, WorkspaceError> {
+    lay_out_within(source, dest, sandbox, LAY_OUT_TIME)
+}
+
+/// [`lay_out`] within `time` (past it, the hand-in is refused).
+///
+/// # Errors
+/// See [`lay_out`].
+pub fn lay_out_within(
+    source: &Path,
+    dest: &Path,
+    sandbox: &Sandbox,
+    time: std::time::Duration,
+) -> Result<PathBuf, WorkspaceError> {
     let io_at = |path: &Path| {
         let path = path.to_path_buf();
         move |source| WorkspaceError::Io { path, source }
     };
     readable_kind(source).map_err(io_at(source))?;
     fs::create_dir_all(dest).map_err(io_at(dest))?;
-    let mut budget = Budget { bytes: 0, files: 0, origin: source.to_path_buf() };
+    let mut budget = Budget::new(source);
+    budget.deadline = std::time::Instant::now().checked_add(time);
     if source.is_dir() {
         copy_tree(source, dest, &mut budget, false, None)?;
     } else {
@@ -72,7 +92,10 @@ pub fn lay_out(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<PathBuf,
             _ => break,
         }
     }
-    hand_over(dest, sandbox).map_err(io_at(dest))?;
+    hand_over(dest, sandbox).map_err(|e| match refusal(&e) {
+        Some(why) => budget.refused(&why.0),
+        None => io_at(dest)(e),
+    })?;
     Ok(root)
 }
 
@@ -87,7 +110,7 @@ pub fn copy_folder(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<(), 
         let path = path.to_path_buf();
         move |source| WorkspaceError::Io { path, source }
     };
-    let mut budget = Budget { bytes: 0, files: 0, origin: source.to_path_buf() };
+    let mut budget = Budget::new(source);
     if let Some(parent) = dest.parent() {
         fs::create_dir_all(parent).map_err(io_at(parent))?;
     }
@@ -103,7 +126,10 @@ pub fn copy_folder(source: &Path, dest: &Path, sandbox: &Sandbox) -> Result<(), 
         }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
             copy_tree(source, dest, &mut budget, true, None)?;
-            hand_over(dest, sandbox).map_err(io_at(dest))
+            hand_over(dest, sandbox).map_err(|e| match refusal(&e) {
+                Some(why) => budget.refused(&why.0),
+                None => io_at(dest)(e),
+            })
         }
         Err(e) => Err(io_at(dest)(e)),
     }
@@ -140,27 +166,6 @@ fn settle_mode_and_owner(file: &fs::File, mode: u32, sandbox: &Sandbox) -> io::R
     Ok(())
 }
 
-/// Copies the regular file `from` (whose metadata is `meta`) to the new file `to`, made the run's before a byte
-/// is written (the data goes through `copy_file_range`, in the kernel, where the file system allows).
-fn copy_file_owned(from: &Path, to: &Path, meta: &fs::Metadata, sandbox: &Sandbox) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-        let mode = if meta.permissions().mode() & 0o111 != 0 { 0o700 } else { 0o600 };
-        let nofollow = rustix::fs::OFlags::NOFOLLOW.bits() as i32;
-        let mut src = fs::OpenOptions::new().read(true).custom_flags(nofollow).open(from)?;
-        let mut dst = fs::OpenOptions::new().write(true).create_new(true).mode(mode).custom_flags(nofollow).open(to)?;
-        settle_mode_and_owner(&dst, mode, sandbox)?;
-        io::copy(&mut src, &mut dst)?;
-        Ok(())
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (meta, sandbox);
-        fs::copy(from, to).map(drop)
-    }
-}
-
 /// Removes `dir` (a case's copy, a student's scratch folder), off the grading path where that is safe.
 ///
 /// On this project's ext4 VM a single `rmdir` waits about 4 ms on the journal (the same removal on a tmpfs takes
@@ -183,21 +188,15 @@ pub fn discard(dir: &Path, sandbox: &Sandbox) {
     }
 }
 
-/// Removes the folder `dir` and everything in it. A grader that is not root may find a folder a run (of its own
-/// uid) closed to itself, mode 000, which only root lists and empties as it is: the tree is then given back its
-/// owner's modes through [`hand_over`] (by descriptors, links neither followed nor changed) and removed again, so
-/// nothing a run did leaves its copy behind.
+/// Removes the folder `dir` and everything in it, however deep ([`walk::remove_tree`]: iterative, by descriptors,
+/// links never followed). A grader that is not root may find a folder a run (of its own uid) closed to itself,
+/// mode 000, which only root lists and empties as it is: it is opened to the grader first, so nothing a run did
+/// leaves its copy behind.
 ///
 /// # Errors
-/// When the folder cannot be removed even then.
+/// When something in it cannot be removed.
 pub fn remove_tree(dir: &Path) -> io::Result<()> {
-    match fs::remove_dir_all(dir) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound && dir.is_dir() => {
-            hand_over(dir, &Sandbox::default())?;
-            fs::remove_dir_all(dir)
-        }
-        other => other,
-    }
+    walk::remove_tree(dir)
 }
 
 /// Waits until every folder given to [`discard`] is removed (or could not be).
@@ -249,7 +248,7 @@ fn reaper() -> &'static Reaper {
         let (tx, rx) = std::sync::mpsc::channel::<PathBuf>();
         let spawned = std::thread::Builder::new().name("referee-discard".into()).spawn(move || {
             for dir in rx {
-                let _ = fs::remove_dir_all(&dir);
+                let _ = remove_tree(&dir);
                 if let Some(reaper) = REAPER.get() {
                     reaper.finished();
                 }
@@ -268,12 +267,12 @@ impl Reaper {
     fn discard(&self, dir: PathBuf) {
         let queue = self.queue.lock().unwrap_or_else(|p| p.into_inner());
         let Some(tx) = queue.as_ref() else {
-            let _ = fs::remove_dir_all(&dir);
+            let _ = remove_tree(&dir);
             return;
         };
         *self.pending.lock().unwrap_or_else(|p| p.into_inner()) += 1;
         if let Err(unsent) = tx.send(dir) {
-            let _ = fs::remove_dir_all(unsent.0);
+            let _ = remove_tree(&unsent.0);
             self.finished();
         }
     }
@@ -323,62 +322,115 @@ pub fn readable_kind(path: &Path) -> io::Result<()> {
     }
 }
 
-/// Checks that the folder `source` fits the limits of one submission, without copying anything (it stops
-/// counting at the first limit passed). A zip is not measured here: its limits are checked as it is extracted.
+/// Checks that the folder `source` fits the limits of one submission (entries, bytes, depth), without copying
+/// anything (it stops at the first limit passed). A zip is not measured here: its limits are checked as it is
+/// extracted.
 ///
 /// # Errors
 /// [`WorkspaceError::TooLarge`] past a limit, [`WorkspaceError::Io`] for an unreadable folder.
 pub fn measure(source: &Path) -> Result<(), WorkspaceError> {
-    fn walk(dir: &Path, budget: &mut Budget) -> Result<(), WorkspaceError> {
-        let io_at = |source| WorkspaceError::Io { path: dir.to_path_buf(), source };
-        for entry in fs::read_dir(dir).map_err(io_at)? {
-            let entry = entry.map_err(io_at)?;
-            let kind = entry.file_type().map_err(io_at)?;
-            if kind.is_dir() {
-                walk(&entry.path(), budget)?;
-            } else if kind.is_file() {
-                budget.add(entry.metadata().map_err(io_at)?.len())?;
+    if !source.is_dir() {
+        return Ok(());
+    }
+    let mut budget = Budget::new(source);
+    #[cfg(unix)]
+    {
+        let top = walk::open_top(source).map_err(|e| WorkspaceError::Io { path: source.to_path_buf(), source: e })?;
+        walk::walk(top, MAX_DEPTH, |step| match step {
+            walk::Step::Enter(..) => budget.add(0),
+            walk::Step::Other(entry) if entry.kind() == rustix::fs::FileType::RegularFile => {
+                budget.add(u64::try_from(entry.stat.st_size).unwrap_or(0))
+            }
+            walk::Step::Other(_) => budget.add(0),
+            walk::Step::Leave(_) => Ok(()),
+        })
+        .map_err(|e| budget.walk_error(source, e))
+    }
+    #[cfg(not(unix))]
+    {
+        let mut pending = vec![source.to_path_buf()];
+        while let Some(dir) = pending.pop() {
+            let io_at = |source| WorkspaceError::Io { path: dir.clone(), source };
+            for entry in fs::read_dir(&dir).map_err(io_at)? {
+                let entry = entry.map_err(io_at)?;
+                let kind = entry.file_type().map_err(io_at)?;
+                if kind.is_dir() {
+                    budget.add(0)?;
+                    pending.push(entry.path());
+                } else {
+                    budget.add(if kind.is_file() { entry.metadata().map_err(io_at)?.len() } else { 0 })?;
+                }
             }
         }
         Ok(())
     }
-    if !source.is_dir() {
-        return Ok(());
-    }
-    walk(source, &mut Budget { bytes: 0, files: 0, origin: source.to_path_buf() })
 }
 
 fn is_junk(name: &str) -> bool {
     name == "__MACOSX" || name == ".DS_Store"
 }
 
+/// What one submission has used of its limits so far: bytes, entries (files, folders and links alike), time.
 struct Budget {
     bytes: u64,
     files: usize,
     origin: PathBuf,
+    deadline: Option<std::time::Instant>,
 }
 
 impl Budget {
+    /// An empty budget for the submission at `origin`, with no deadline.
+    fn new(origin: &Path) -> Budget {
+        Budget { bytes: 0, files: 0, origin: origin.to_path_buf(), deadline: None }
+    }
+
+    /// Counts one more entry of `bytes` (0 for a folder or a link).
     fn add(&mut self, bytes: u64) -> Result<(), WorkspaceError> {
-        self.bytes += bytes;
+        self.bytes = self.bytes.saturating_add(bytes);
         self.files += 1;
         if self.bytes > MAX_BYTES || self.files > MAX_FILES {
-            return Err(WorkspaceError::TooLarge {
-                path: self.origin.clone(),
-                message: format!("larger than the limit of {} MiB in {} files", MAX_BYTES >> 20, MAX_FILES),
-            });
+            return Err(self.refused(&format!(
+                "larger than the limit of {} MiB in {} files and folders",
+                MAX_BYTES >> 20,
+                MAX_FILES
+            )));
+        }
+        if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            return Err(self.refused(&format!(
+                "took more than {} s to lay out (the limit for unpacking or copying a hand-in)",
+                LAY_OUT_TIME.as_secs()
+            )));
         }
         Ok(())
+    }
+
+    /// The refusal of this submission for `why`.
+    fn refused(&self, why: &str) -> WorkspaceError {
+        WorkspaceError::TooLarge { path: self.origin.clone(), message: why.to_string() }
+    }
+
+    /// A walk of the folder `top` that stopped, as this submission's error: a refusal of its shape is the
+    /// submission's, a read that failed is the grader's (at the full path).
+    #[cfg(unix)]
+    fn walk_error(&self, top: &Path, e: walk::WalkError<WorkspaceError>) -> WorkspaceError {
+        match e {
+            walk::WalkError::Refused(why) => self.refused(&why.0),
+            walk::WalkError::Io { path, source } => WorkspaceError::Io { path: top.join(path), source },
+            walk::WalkError::Visit(e) => e,
+        }
     }
 }
 
 /// Copies regular files and folders. Symbolic links are skipped (they could point anywhere), or with `links` made
 /// again as the same links, never followed: a built tree whose program a build step turned into a link keeps it,
-/// so its runs are refused for the link itself, and say so.
+/// so its runs are refused for the link itself, and say so. FIFOs, sockets and devices are skipped. Every entry
+/// counts in `budget`; a tree nested deeper than [`MAX_DEPTH`] is refused.
 ///
-/// With `owned`, `to` is a new folder already the run's, and each folder and file is made with the owner and mode
-/// [`hand_over`] would give it (`0700`; `0600`, `0700` for a file with an execute bit) as it is written, files
-/// opened with `O_NOFOLLOW`: no second walk to hand the copy over.
+/// The walk goes by descriptors on both sides ([`walk::walk`]; each entry opened or made relative to its folder's
+/// descriptor with `O_NOFOLLOW`). Each folder and file is made with the mode [`hand_over`] would give it (`0700`;
+/// `0600`, `0700` for a file with an execute bit) and, with `owned`, its owner, as it is written: `to` is then a
+/// new folder already the run's, and no second walk hands the copy over.
+#[cfg(unix)]
 fn copy_tree(
     from: &Path,
     to: &Path,
@@ -386,59 +438,142 @@ fn copy_tree(
     links: bool,
     owned: Option<&Sandbox>,
 ) -> Result<(), WorkspaceError> {
+    use rustix::fs::{openat, FileType, Mode, OFlags};
     let io_at = |path: &Path| {
         let path = path.to_path_buf();
-        move |source| WorkspaceError::Io { path, source }
+        move |source: io::Error| WorkspaceError::Io { path, source }
     };
-    let entries = match fs::read_dir(from) {
-        // A grader that is not root, reading a folder of its own closed to itself (mode 000: an unzipped hand-in
-        // can be so), opens it to itself for the copy and closes it again: root would read it as it is.
-        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => match open_to_owner(from, 0o500) {
-            Some(mode) => {
-                let copied = copy_tree(from, to, budget, links, owned);
-                let closed = close_again(from, mode).map_err(io_at(from));
-                return copied.and(closed);
-            }
-            None => return Err(io_at(from)(e)),
+    let dir_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    // A grader that is not root, reading a folder of its own closed to itself (mode 000: an unzipped hand-in
+    // can be so), opens it to itself for the copy and closes it again: root would read it as it is.
+    let (top, reopened) = match rustix::fs::open(from, dir_flags, Mode::empty()) {
+        Err(rustix::io::Errno::ACCESS) => match open_to_owner(from, 0o500) {
+            Some(mode) => (rustix::fs::open(from, dir_flags, Mode::empty()), Some(mode)),
+            None => (Err(rustix::io::Errno::ACCESS), None),
         },
-        other => other.map_err(io_at(from))?,
+        other => (other, None),
     };
-    for entry in entries {
-        let entry = entry.map_err(io_at(from))?;
-        let kind = entry.file_type().map_err(io_at(&entry.path()))?;
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            match owned {
-                Some(sandbox) => owned_dir(&target, sandbox),
-                None => fs::create_dir_all(&target),
-            }
-            .map_err(io_at(&target))?;
-            copy_tree(&entry.path(), &target, budget, links, owned)?;
-        } else if kind.is_symlink() && links {
-            #[cfg(unix)]
-            {
-                let pointed = fs::read_link(entry.path()).map_err(io_at(&entry.path()))?;
-                std::os::unix::fs::symlink(pointed, &target).map_err(io_at(&target))?;
-            }
-        } else if kind.is_file() {
-            let meta = entry.metadata().map_err(io_at(&entry.path()))?;
-            budget.add(meta.len())?;
-            let copy = || match owned {
-                Some(sandbox) => copy_file_owned(&entry.path(), &target, &meta, sandbox),
-                None => fs::copy(entry.path(), &target).map(drop),
-            };
-            match copy() {
-                // As for a folder above: a file of the grader's own it cannot read (mode 000), read as root would.
-                Err(e) if e.kind() == io::ErrorKind::PermissionDenied => match open_to_owner(&entry.path(), 0o400) {
-                    Some(mode) => {
-                        let copied = copy();
-                        close_again(&entry.path(), mode).and(copied)
+    let top = top.map_err(|e| io_at(from)(e.into()));
+    let copied = top.and_then(|top| {
+        let dest = rustix::fs::open(to, dir_flags, Mode::empty()).map_err(|e| io_at(to)(e.into()))?;
+        let settle = |file: &fs::File, mode: u32| match owned {
+            Some(sandbox) => settle_mode_and_owner(file, mode, sandbox),
+            None => settle_mode_and_owner(file, mode, &Sandbox { identity: None, ..Sandbox::default() }),
+        };
+        let mut dests = vec![dest];
+        walk::walk(top, MAX_DEPTH, |step| {
+            let Some(here) = dests.last() else { return Ok(()) };
+            match step {
+                walk::Step::Enter(entry, _) => {
+                    budget.add(0)?;
+                    let made = rustix::fs::mkdirat(here, entry.name, Mode::RWXU)
+                        .and_then(|()| openat(here, entry.name, dir_flags, Mode::empty()))
+                        .map_err(io::Error::from)
+                        .and_then(|fd| {
+                            let file = fs::File::from(fd);
+                            settle(&file, 0o700)?;
+                            Ok(file)
+                        })
+                        .map_err(io_at(&to.join(entry.path)))?;
+                    dests.push(made.into());
+                    Ok(())
+                }
+                walk::Step::Leave(_) => {
+                    dests.pop();
+                    Ok(())
+                }
+                walk::Step::Other(entry) => match entry.kind() {
+                    FileType::Symlink if links => {
+                        budget.add(0)?;
+                        rustix::fs::readlinkat(entry.parent, entry.name, Vec::new())
+                            .and_then(|pointed| rustix::fs::symlinkat(pointed.as_c_str(), here, entry.name))
+                            .map_err(|e| io_at(&to.join(entry.path))(e.into()))
                     }
-                    None => Err(e),
+                    FileType::RegularFile => {
+                        budget.add(u64::try_from(entry.stat.st_size).unwrap_or(0))?;
+                        let mode = if entry.stat.st_mode & 0o111 != 0 { 0o700 } else { 0o600 };
+                        copy_file_at(&entry, here, mode, &settle).map_err(io_at(&to.join(entry.path)))
+                    }
+                    _ => Ok(()),
                 },
-                other => other,
             }
-            .map_err(io_at(&target))?;
+        })
+        .map_err(|e| budget.walk_error(from, e))
+    });
+    let closed = reopened.map_or(Ok(()), |mode| close_again(from, mode).map_err(io_at(from)));
+    copied.and(closed)
+}
+
+/// Copies the regular file `entry` into the folder `to` under the same name, as a new file of mode `mode` given
+/// its owner by `settle` before a byte is written (the data goes through `copy_file_range`, in the kernel, where
+/// the file system allows). A file of the grader's own it cannot read (mode 000) is read as root would, its mode
+/// given back after; an entry that turned into something else since it was listed is skipped.
+#[cfg(unix)]
+fn copy_file_at(
+    entry: &walk::Entry<'_>,
+    to: &rustix::fd::OwnedFd,
+    mode: u32,
+    settle: &dyn Fn(&fs::File, u32) -> io::Result<()>,
+) -> io::Result<()> {
+    use rustix::fs::{fchmod, fstat, openat, FileType, Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+    let me = rustix::process::geteuid();
+    let (src, give_back) = match openat(entry.parent, entry.name, flags, Mode::empty()) {
+        Err(rustix::io::Errno::ACCESS) if !me.is_root() && entry.stat.st_uid == me.as_raw() => {
+            let was = Mode::from_raw_mode(entry.stat.st_mode & 0o7777);
+            rustix::fs::chmodat(entry.parent, entry.name, was | Mode::RUSR, rustix::fs::AtFlags::empty())?;
+            (openat(entry.parent, entry.name, flags, Mode::empty()), Some(was))
+        }
+        other => (other, None),
+    };
+    let src = match src {
+        Ok(src) => src,
+        Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOENT) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    if let Some(was) = give_back {
+        fchmod(&src, was)?;
+    }
+    if !fstat(&src).is_ok_and(|s| FileType::from_raw_mode(s.st_mode) == FileType::RegularFile) {
+        return Ok(());
+    }
+    let create = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let dst = fs::File::from(openat(to, entry.name, create, Mode::from_raw_mode(mode))?);
+    settle(&dst, mode)?;
+    io::copy(&mut fs::File::from(src), &mut &dst)?;
+    Ok(())
+}
+
+/// [`copy_tree`] where there are no descriptors to walk by: by paths, iteratively, links skipped.
+#[cfg(not(unix))]
+fn copy_tree(
+    from: &Path,
+    to: &Path,
+    budget: &mut Budget,
+    _links: bool,
+    _owned: Option<&Sandbox>,
+) -> Result<(), WorkspaceError> {
+    let mut pending = vec![(from.to_path_buf(), to.to_path_buf(), 0usize)];
+    while let Some((from, to, depth)) = pending.pop() {
+        let io_at = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| WorkspaceError::Io { path, source }
+        };
+        for entry in fs::read_dir(&from).map_err(io_at(&from))? {
+            let entry = entry.map_err(io_at(&from))?;
+            let kind = entry.file_type().map_err(io_at(&entry.path()))?;
+            let target = to.join(entry.file_name());
+            if kind.is_dir() {
+                if depth >= MAX_DEPTH {
+                    return Err(budget.refused(&walk::Refused::too_deep(&entry.path(), MAX_DEPTH).0));
+                }
+                budget.add(0)?;
+                fs::create_dir_all(&target).map_err(io_at(&target))?;
+                pending.push((entry.path(), target, depth + 1));
+            } else if kind.is_file() {
+                budget.add(entry.metadata().map_err(io_at(&entry.path()))?.len())?;
+                fs::copy(entry.path(), &target).map_err(io_at(&target))?;
+            }
         }
     }
     Ok(())
@@ -448,46 +583,43 @@ fn copy_tree(
 /// root and the bits are missing; the mode it had, to give back with [`close_again`]. Only the grader's own files
 /// (its hand-in folder, its scratch copy) are changed, and only for the moment of the copy: whatever changes them
 /// in between (a run of a grader that is not root is its own uid) could change their modes itself.
+#[cfg(unix)]
 fn open_to_owner(path: &Path, grant: u32) -> Option<u32> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::{MetadataExt, PermissionsExt};
-        let me = rustix::process::geteuid();
-        let meta = fs::symlink_metadata(path).ok()?;
-        let mode = meta.mode() & 0o7777;
-        let kind = meta.file_type();
-        let closed = mode & grant != grant && (kind.is_dir() || kind.is_file());
-        if me.is_root() || meta.uid() != me.as_raw() || !closed {
-            return None;
-        }
-        fs::set_permissions(path, fs::Permissions::from_mode(mode | grant)).ok()?;
-        Some(mode)
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let me = rustix::process::geteuid();
+    let meta = fs::symlink_metadata(path).ok()?;
+    let mode = meta.mode() & 0o7777;
+    let kind = meta.file_type();
+    let closed = mode & grant != grant && (kind.is_dir() || kind.is_file());
+    if me.is_root() || meta.uid() != me.as_raw() || !closed {
+        return None;
     }
-    #[cfg(not(unix))]
-    {
-        let _ = (path, grant);
-        None
-    }
+    fs::set_permissions(path, fs::Permissions::from_mode(mode | grant)).ok()?;
+    Some(mode)
 }
 
 /// Gives `path` back the `mode` [`open_to_owner`] found.
+#[cfg(unix)]
 fn close_again(path: &Path, mode: u32) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(path, fs::Permissions::from_mode(mode))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (path, mode);
-        Ok(())
-    }
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(mode))
 }
 
+/// The longest path inside a zip that is unpacked (bytes): far longer than any real project's, short enough that
+/// the path of its copy stays within what the system opens by path.
+const MAX_ZIP_PATH: usize = 1024;
+
+/// Unpacks the zip `path` into `dest`. Every file and folder counts in `budget` (folders an entry only implies
+/// too). The archive's own shape is refused as the submission's failure before anything is written for it: a
+/// name that is both a file and a folder (`a` and `a/b`), folders nested more than [`MAX_DEPTH`] deep, a path
+/// longer than [`MAX_ZIP_PATH`] bytes or with a component longer than 255 bytes.
 fn extract_zip(path: &Path, dest: &Path, budget: &mut Budget) -> Result<(), WorkspaceError> {
+    use std::collections::HashMap;
     let bad = |e: zip::result::ZipError| WorkspaceError::BadZip { path: path.to_path_buf(), message: e.to_string() };
     let file = fs::File::open(path).map_err(|source| WorkspaceError::Io { path: path.to_path_buf(), source })?;
     let mut archive = zip::ZipArchive::new(file).map_err(bad)?;
+    // What the archive has laid out so far, by relative path: true for a folder.
+    let mut seen: HashMap<PathBuf, bool> = HashMap::new();
     for i in 0..archive.len() {
         let mut entry = archive.by_index(i).map_err(bad)?;
         // `enclosed_name` refuses absolute paths and `..`: nothing lands outside `dest`.
@@ -495,31 +627,71 @@ fn extract_zip(path: &Path, dest: &Path, budget: &mut Budget) -> Result<(), Work
         if relative.components().any(|c| is_junk(&c.as_os_str().to_string_lossy())) {
             continue;
         }
-        let target = dest.join(relative);
-        let io_at = |source| WorkspaceError::Io { path: target.clone(), source };
+        let parts: Vec<&std::ffi::OsStr> = relative
+            .components()
+            .filter_map(|c| match c {
+                std::path::Component::Normal(part) => Some(part),
+                _ => None,
+            })
+            .collect();
+        let Some((last, folders)) = parts.split_last() else { continue };
+        let shown = relative.display().to_string();
+        let folder_depth = if entry.is_dir() { parts.len() } else { folders.len() };
+        if folder_depth > MAX_DEPTH {
+            return Err(budget.refused(&format!("nests folders more than {MAX_DEPTH} deep")));
+        }
+        if relative.as_os_str().len() > MAX_ZIP_PATH || parts.iter().any(|p| p.len() > 255) {
+            let short: String = shown.chars().take(80).collect();
+            return Err(budget.refused(&format!(
+                "holds a path longer than {MAX_ZIP_PATH} bytes or a name longer than 255 bytes ({short}...)"
+            )));
+        }
+        let mut prefix = PathBuf::new();
+        for folder in folders.iter().copied().chain(entry.is_dir().then_some(*last)) {
+            prefix.push(folder);
+            match seen.get(&prefix) {
+                Some(true) => {}
+                Some(false) => return Err(conflict(budget, &prefix)),
+                None => {
+                    budget.add(0)?;
+                    seen.insert(prefix.clone(), true);
+                }
+            }
+        }
+        let target = dest.join(&prefix);
+        let io_at = |target: &Path| {
+            let target = target.to_path_buf();
+            move |source| WorkspaceError::Io { path: target, source }
+        };
         if entry.is_dir() {
-            fs::create_dir_all(&target).map_err(io_at)?;
+            fs::create_dir_all(&target).map_err(io_at(&target))?;
             continue;
         }
-        if let Some(parent) = target.parent() {
-            fs::create_dir_all(parent).map_err(io_at)?;
+        fs::create_dir_all(&target).map_err(io_at(&target))?;
+        prefix.push(last);
+        if seen.insert(prefix.clone(), false) == Some(true) {
+            return Err(conflict(budget, &prefix));
         }
+        let target = dest.join(&prefix);
         budget.add(entry.size())?;
-        let mut out = fs::File::create(&target).map_err(io_at)?;
+        let mut out = fs::File::create(&target).map_err(io_at(&target))?;
         // Read at most what is left of the budget, whatever the header claims.
-        let room = MAX_BYTES.saturating_sub(budget.bytes - entry.size()) + 1;
-        let written = io::copy(&mut io::Read::take(&mut entry, room), &mut out).map_err(io_at)?;
+        let room = MAX_BYTES.saturating_sub(budget.bytes.saturating_sub(entry.size())) + 1;
+        let written = io::copy(&mut io::Read::take(&mut entry, room), &mut out).map_err(io_at(&target))?;
         if written >= room {
-            return Err(WorkspaceError::TooLarge {
-                path: path.to_path_buf(),
-                message: "unpacks past the size limit".into(),
-            });
+            return Err(budget.refused("unpacks past the size limit"));
         }
         if let Some(mode) = executable_mode(entry.unix_mode()) {
-            crate::harness::runner::platform::set_mode(&target, mode).map_err(io_at)?;
+            crate::harness::runner::platform::set_mode(&target, mode).map_err(io_at(&target))?;
         }
     }
     Ok(())
+}
+
+/// The refusal of a zip that holds `name` both as a file and as a folder.
+fn conflict(budget: &Budget, name: &Path) -> WorkspaceError {
+    let shown: String = name.display().to_string().chars().take(120).collect();
+    budget.refused(&format!("holds '{shown}' both as a file and as a folder"))
 }
 
 /// The mode to give an extracted file whose archive entry has Unix mode `mode`: `0o755` for a regular file with
@@ -619,5 +791,114 @@ mod tests {
         // A sparse file: past the byte limit without writing it.
         fs::File::create(dir.path().join("src/big")).unwrap().set_len(MAX_BYTES + 1).unwrap();
         assert!(matches!(measure(dir.path()), Err(WorkspaceError::TooLarge { .. })));
+    }
+
+    /// Writes a zip at `path` of `entries` (name, is a folder); a name the zip library will not write twice is left
+    /// out. Returns what was written: each file's name with its content.
+    fn zip_of(path: &Path, entries: &[(String, bool)]) -> Vec<(String, bool)> {
+        let mut zip = zip::ZipWriter::new(fs::File::create(path).unwrap());
+        let options = zip::write::SimpleFileOptions::default();
+        let mut written = Vec::new();
+        for (name, folder) in entries {
+            let added = if *folder {
+                zip.add_directory(name.as_str(), options).map_err(io::Error::other)
+            } else {
+                zip.start_file(name.as_str(), options)
+                    .map_err(io::Error::other)
+                    .and_then(|()| io::Write::write_all(&mut zip, name.as_bytes()))
+            };
+            if added.is_ok() {
+                written.push((name.clone(), *folder));
+            }
+        }
+        zip.finish().unwrap();
+        written
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+
+        /// Issue 32, item 3: a zip holding `a` and `a/b` (a file and a folder of one name) was "the grader could
+        /// not read the hand-in". Any zip of files and folders named from a tiny alphabet (so names collide) is now
+        /// laid out whole or refused as the hand-in's own failure, naming the conflict, never the grader's.
+        #[test]
+        fn any_zip_is_laid_out_whole_or_refused_as_the_hand_ins_own(
+            entries in proptest::collection::vec(("[ab](/[ab]){0,3}", proptest::bool::ANY), 1..10)
+        ) {
+            let tmp = tempfile::tempdir().unwrap();
+            let zip = tmp.path().join("h.zip");
+            let written = zip_of(&zip, &entries);
+            // The model: a name that is a file and also a folder (an entry's, or on the way to another entry).
+            let files: Vec<&str> = written.iter().filter(|(_, d)| !*d).map(|(n, _)| n.as_str()).collect();
+            let conflict = written.iter().any(|(name, folder)| {
+                let parts: Vec<&str> = name.split('/').collect();
+                let folders = if *folder { parts.len() } else { parts.len() - 1 };
+                (1..=folders).any(|k| files.contains(&parts[..k].join("/").as_str()))
+            });
+            let dest = tmp.path().join("dest");
+            match lay_out(&zip, &dest, &Sandbox::default()) {
+                Ok(_) => {
+                    proptest::prop_assert!(!conflict, "{written:?} laid out");
+                    for name in files {
+                        proptest::prop_assert_eq!(fs::read_to_string(dest.join(name)).unwrap(), name);
+                    }
+                }
+                Err(e) => {
+                    proptest::prop_assert!(!e.is_graders(), "blamed on the grader: {}", e.explained());
+                    proptest::prop_assert!(conflict, "{written:?} refused: {e}");
+                    proptest::prop_assert!(e.to_string().contains("both as a file and as a folder"), "{e}");
+                }
+            }
+        }
+    }
+
+    /// Folders count in a hand-in's budget: a zip of empty folders (0.9 MB for 10,000, which took 8 s to lay out)
+    /// is refused past the entry limit, as the hand-in's failure.
+    #[test]
+    fn empty_folders_count_in_the_budget() {
+        // On a tmpfs where there is one: on this project's ext4 VM each folder made and removed waits on the journal.
+        let shm = Path::new("/dev/shm");
+        let tmp = if shm.is_dir() { tempfile::tempdir_in(shm).unwrap() } else { tempfile::tempdir().unwrap() };
+        let zip = tmp.path().join("h.zip");
+        let names: Vec<(String, bool)> = (0..=MAX_FILES).map(|i| (format!("d{i}"), true)).collect();
+        zip_of(&zip, &names);
+        let e = lay_out(&zip, &tmp.path().join("dest"), &Sandbox::default()).unwrap_err();
+        assert!(!e.is_graders() && e.to_string().contains("files and folders"), "{e}");
+    }
+
+    /// A hand-in that takes longer than its time to lay out is refused as its own failure, naming the limit.
+    #[test]
+    fn laying_out_has_a_time_budget() {
+        let tmp = tempfile::tempdir().unwrap();
+        let source = tmp.path().join("h");
+        fs::create_dir_all(source.join("src")).unwrap();
+        fs::write(source.join("src/A.java"), "class A {}").unwrap();
+        let dest = tmp.path().join("dest");
+        assert!(lay_out_within(&source, &dest, &Sandbox::default(), std::time::Duration::from_secs(60)).is_ok());
+        let e = lay_out_within(&source, &tmp.path().join("d2"), &Sandbox::default(), std::time::Duration::ZERO)
+            .unwrap_err();
+        assert!(!e.is_graders() && e.to_string().contains("to lay out"), "{e}");
+    }
+
+    /// A folder hand-in nested deeper than the walks go is refused as the hand-in's failure, with the reason (on
+    /// main: copied by recursion, with no limit); measuring says the same. A built tree that deep is refused when
+    /// it is taken back (on main: "the grader could not take the built folder back", the grader blamed).
+    #[test]
+    fn a_tree_too_deep_is_the_hand_ins_failure() {
+        let tmp = tempfile::tempdir().unwrap();
+        let source = tmp.path().join("h");
+        let mut deep = source.clone();
+        for _ in 0..=MAX_DEPTH {
+            deep.push("d");
+        }
+        fs::create_dir_all(&deep).unwrap();
+        let e = lay_out(&source, &tmp.path().join("dest"), &Sandbox::default()).unwrap_err();
+        assert!(!e.is_graders(), "{}", e.explained());
+        assert!(e.to_string().contains(&format!("nests folders more than {MAX_DEPTH} deep")), "{e}");
+        assert!(matches!(measure(&source), Err(WorkspaceError::TooLarge { .. })));
+        let e = crate::harness::runner::sandbox::take_back(&source, &Sandbox::default()).unwrap_err();
+        assert!(refusal(&e).is_some(), "{e}");
+        remove_tree(&source).unwrap();
+        assert!(!source.exists());
     }
 }

@@ -58,6 +58,7 @@ pub mod stop_sweep;
 mod template;
 pub mod toolchain;
 mod tree;
+pub mod walk;
 pub mod wire;
 
 pub use limits::Limits;

@@ -381,7 +381,7 @@ pub fn hand_over(path: &Path, sandbox: &Sandbox) -> std::io::Result<()> {
             }
             other => other?,
         };
-        hand_over_fd(top, owner, 0)
+        hand_over_fd(top, owner)
     }
     #[cfg(not(unix))]
     {
@@ -390,64 +390,66 @@ pub fn hand_over(path: &Path, sandbox: &Sandbox) -> std::io::Result<()> {
     }
 }
 
-/// [`hand_over`] of the open entry `fd` (a folder is walked through its descriptor), `depth` folders down.
+/// [`hand_over`] of the open entry `fd`: a folder is walked through its descriptor ([`super::walk::walk`], at most
+/// [`super::walk::MAX_DEPTH`] levels: a deeper tree is refused as the tree's own failure, see
+/// [`super::walk::refusal`]).
 #[cfg(unix)]
-fn hand_over_fd(
-    fd: rustix::fd::OwnedFd,
-    owner: Option<(rustix::fs::Uid, rustix::fs::Gid)>,
-    depth: usize,
-) -> std::io::Result<()> {
-    use rustix::fs::{fchmod, fchown, fstat, openat, AtFlags, FileType, Mode, OFlags};
-    // Deeper than any hand-in a size budget lets through: refuse rather than exhaust descriptors.
-    if depth > 256 {
-        return Err(std::io::Error::other("folders nested more than 256 deep"));
+fn hand_over_fd(fd: rustix::fd::OwnedFd, owner: Option<(rustix::fs::Uid, rustix::fs::Gid)>) -> std::io::Result<()> {
+    use super::walk::{walk, Step, MAX_DEPTH};
+    use rustix::fs::{fstat, openat, AtFlags, FileType, Mode, OFlags};
+    if settle(&fd, owner)? != Some(FileType::Directory) {
+        return Ok(());
     }
-    let stat = fstat(&fd)?;
+    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
+    walk(fd, MAX_DEPTH, |step| match step {
+        Step::Enter(_, dir) => settle(&dir, owner).map(drop),
+        Step::Other(entry) if entry.kind() == FileType::RegularFile => {
+            let opened = match openat(entry.parent, entry.name, flags, Mode::empty()) {
+                // Only a grader that is not root meets a file it may not open (its own, copied with mode 000); its
+                // runs are then its own uid, so nobody else can swap the entry between the check and the change.
+                Err(rustix::io::Errno::ACCESS) => {
+                    rustix::fs::chmodat(entry.parent, entry.name, Mode::from_raw_mode(0o600), AtFlags::empty())?;
+                    openat(entry.parent, entry.name, flags, Mode::empty())
+                }
+                other => other,
+            };
+            match opened {
+                // Still the regular file it was listed as: a FIFO swapped in is not waited for (non-blocking).
+                Ok(file) if fstat(&file).is_ok_and(|s| FileType::from_raw_mode(s.st_mode).is_file()) => {
+                    settle(&file, owner).map(drop)
+                }
+                // A link (ELOOP) is neither followed nor changed; an entry gone since the listing is nothing to change.
+                Ok(_) | Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOENT) => Ok(()),
+                Err(e) => Err(e.into()),
+            }
+        }
+        // A link, fifo, socket or device is left as it is (no run can make a device).
+        Step::Other(_) | Step::Leave(_) => Ok(()),
+    })
+    .map_err(super::walk::WalkError::into_io)
+}
+
+/// Gives the open entry `fd` to `owner` (when given) with [`hand_over`]'s mode; its kind, `None` (and nothing
+/// changed) for anything but a folder or a regular file.
+#[cfg(unix)]
+fn settle(
+    fd: &impl rustix::fd::AsFd,
+    owner: Option<(rustix::fs::Uid, rustix::fs::Gid)>,
+) -> std::io::Result<Option<rustix::fs::FileType>> {
+    use rustix::fs::{fchmod, fchown, fstat, FileType, Mode};
+    let stat = fstat(fd)?;
     let kind = FileType::from_raw_mode(stat.st_mode);
     let mode = match kind {
         FileType::Directory => 0o700,
         FileType::RegularFile if stat.st_mode & 0o111 != 0 => 0o700,
         FileType::RegularFile => 0o600,
-        // A fifo, socket or device is left as it is (no run can make a device; a fifo is opened non-blocking).
-        _ => return Ok(()),
+        _ => return Ok(None),
     };
     if let Some((uid, gid)) = owner {
-        fchown(&fd, Some(uid), Some(gid))?;
+        fchown(fd, Some(uid), Some(gid))?;
     }
-    fchmod(&fd, Mode::from_raw_mode(mode))?;
-    if kind != FileType::Directory {
-        return Ok(());
-    }
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
-    let mut names = Vec::new();
-    for entry in rustix::fs::Dir::read_from(&fd)? {
-        let name = entry?.file_name().to_owned();
-        if name.as_bytes() != b"." && name.as_bytes() != b".." {
-            names.push(name);
-        }
-    }
-    for name in names {
-        let opened = match openat(&fd, name.as_c_str(), flags, Mode::empty()) {
-            // Only a grader that is not root meets an entry it may not open (its own file copied with mode 000); its
-            // runs are then its own uid, so nobody else can swap the entry between the check and the change.
-            Err(rustix::io::Errno::ACCESS) => match rustix::fs::statat(&fd, name.as_c_str(), AtFlags::SYMLINK_NOFOLLOW)
-            {
-                Ok(st) if FileType::from_raw_mode(st.st_mode) != FileType::Symlink => {
-                    rustix::fs::chmodat(&fd, name.as_c_str(), Mode::from_raw_mode(0o700), AtFlags::empty())?;
-                    openat(&fd, name.as_c_str(), flags, Mode::empty())
-                }
-                _ => continue,
-            },
-            other => other,
-        };
-        match opened {
-            Ok(child) => hand_over_fd(child, owner, depth + 1)?,
-            // A link (ELOOP) is neither followed nor changed; an entry gone since the listing is nothing to change.
-            Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOENT) => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Ok(())
+    fchmod(fd, Mode::from_raw_mode(mode))?;
+    Ok(Some(kind))
 }
 
 /// Takes `path` (recursively) back from the sandbox user after a build: owned by the grader, closed to everyone

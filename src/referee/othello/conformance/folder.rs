@@ -118,8 +118,9 @@ fn mode(meta: &fs::Metadata) -> u32 {
     }
 }
 
-/// Adds what `dir/relative` holds to `entries` (sorted by name); with `like`, stops (`None`) at the first entry
-/// `like` does not hold the same, reading a file only when its size is the one expected.
+/// Adds what `dir/relative` holds to `entries` (sorted by name, depth first); with `like`, stops (`None`) at the
+/// first entry `like` does not hold the same, reading a file only when its size is the one expected. Iterative:
+/// an explicit stack of folders whose names are still to look at, never one call per level.
 fn walk(
     root: &Path,
     relative: &Path,
@@ -127,16 +128,13 @@ fn walk(
     bytes: &mut u64,
     like: Option<&Snapshot>,
 ) -> Option<()> {
-    let mut names: Vec<_> = Vec::new();
-    for entry in fs::read_dir(root.join(relative)).ok()? {
-        names.push(entry.ok()?.file_name());
-        if entries.len() + names.len() > like.map_or(MAX_ENTRIES, |s| s.entries.len()) {
-            return None;
-        }
-    }
-    names.sort();
-    for name in names {
-        let path = relative.join(&name);
+    let mut stack = vec![(relative.to_path_buf(), listed(root, relative, entries.len(), like)?)];
+    while let Some((folder, names)) = stack.last_mut() {
+        let Some(name) = names.pop() else {
+            stack.pop();
+            continue;
+        };
+        let path = folder.join(&name);
         let full = root.join(&path);
         let meta = fs::symlink_metadata(&full).ok()?;
         let expected = like.map(|s| s.expects(&path));
@@ -165,10 +163,25 @@ fn walk(
         let folder = entry.kind == Kind::Folder;
         entries.push(entry);
         if folder {
-            walk(root, &path, entries, bytes, like)?;
+            let names = listed(root, &path, entries.len(), like)?;
+            stack.push((path, names));
         }
     }
     Some(())
+}
+
+/// The names in `root/relative`, sorted, last first; `None` when it cannot be read or would take the count of
+/// entries (`so_far` already) past what a folder may hold (with `like`, past what it held).
+fn listed(root: &Path, relative: &Path, so_far: usize, like: Option<&Snapshot>) -> Option<Vec<std::ffi::OsString>> {
+    let mut names: Vec<_> = Vec::new();
+    for entry in fs::read_dir(root.join(relative)).ok()? {
+        names.push(entry.ok()?.file_name());
+        if so_far + names.len() > like.map_or(MAX_ENTRIES, |s| s.entries.len()) {
+            return None;
+        }
+    }
+    names.sort_unstable_by(|a, b| b.cmp(a));
+    Some(names)
 }
 
 /// The bytes of the regular file `path`, opened without following a link and without waiting on a pipe swapped
