@@ -20,12 +20,12 @@ for folder in [p for p in sys.path if p] + [course]:
         with open(os.path.join(folder, "solution.py")) as f:
             source = f.read()
     except Exception as e:
-        print("cannot read %s: %s" % (folder, e))
+        sys.stderr.write("cannot read %s: %s\n" % (folder, e))
         continue
     sys.argv[0] = os.path.join(folder, "solution.py")
     exec(compile(source, sys.argv[0], "exec"), {"__name__": "__main__"})
     sys.exit(0)
-print("no course folder")
+sys.stderr.write("no course folder\n")
 "#;
 
 /// Whether Landlock is in force here (the grants are its rules); fails under `REFEREE_REQUIRE_SANDBOX`.
