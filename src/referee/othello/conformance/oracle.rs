@@ -183,8 +183,8 @@ impl<'a> Oracle<'a> {
             return Ok((None, Val::Int(utility)));
         }
         let player = match color.number() {
-            Some(x) if x == 1.0 => Player::Max,
-            Some(x) if x == 2.0 => Player::Min,
+            Some(1.0) => Player::Max,
+            Some(2.0) => Player::Min,
             _ => return Err(raise("ValueError", format!("{name}: color must be 1 or 2"))),
         };
         self.node(function, &Args { grid, color, player, alpha, beta, limit })
