@@ -183,6 +183,7 @@ impl Setup {
         let sandbox =
             super::sandbox::untrusted_for(&args.sandbox, args.run_as_self, &super::sandbox::programs_of(&templates))?;
         let mut notes: Vec<String> = mistakes.into_iter().map(|m| format!("warning: {m}")).collect();
+        notes.extend(super::sandbox::toolchain_notes(&sandbox));
         for (flag, template) in [("--cmd", Some(&command)), ("--build", build.as_ref())] {
             let Some(template) = template else { continue };
             let (program, _) = template.expand(Path::new("."), &[]);

@@ -84,6 +84,12 @@ pub fn untrusted_for(args: &SandboxArgs, run_as_self: bool, programs: &[OsString
     Sandbox::for_untrusted(&SandboxOptions { programs: programs.to_vec(), ..options(args, run_as_self)? })
 }
 
+/// One line per toolchain whose `sys.path` reaches folders runs are not granted (see
+/// [`crate::harness::runner::toolchain::Toolchain::note`]).
+pub fn toolchain_notes(sandbox: &Sandbox) -> Vec<String> {
+    sandbox.grants.toolchains.iter().filter_map(|t| t.note()).collect()
+}
+
 /// The programs `templates` start (their first words, with `{dir}` a relative folder, so a student's own program is
 /// never taken for a toolchain).
 pub fn programs_of(templates: &[&Template]) -> Vec<OsString> {

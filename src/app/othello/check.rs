@@ -33,10 +33,16 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Ok(t) => t,
         Err(message) => return fail(exit::USAGE, message),
     };
-    let sandbox = match crate::app::sandbox::untrusted(&args.sandbox, args.run_as_self) {
+    // The Python named is a toolchain like a `--cmd`'s: its installation is granted, its other sys.path is not.
+    let programs = [std::ffi::OsString::from(&args.python)];
+    let sandbox = match crate::app::sandbox::untrusted_for(&args.sandbox, args.run_as_self, &programs) {
         Ok(sandbox) => sandbox,
         Err(message) => return fail(exit::INTERNAL, message),
     };
+    for note in crate::app::sandbox::toolchain_notes(&sandbox) {
+        // Said on stderr like the command's other lines; the code is not returned.
+        let _ = fail(exit::SUCCESS, note);
+    }
     let options = Options {
         python: args.python.clone().into(),
         seed: seed_or_now(args.seed),

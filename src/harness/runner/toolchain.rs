@@ -1,7 +1,11 @@
 //! Where the toolchains of a TA's command live, found once per grading run by the grader, outside the sandbox,
 //! from the grader's own `PATH` and the toolchain's own answer, never from anything a student can write.
 //!
-//! Python is asked for `sys.executable`, its prefixes and `sys.path`; Java for `java.home`. A pyenv, asdf or mise
+//! Python is asked for `sys.executable`, its prefixes, its installation's folders (`sysconfig`: the standard
+//! library and site-packages) and `sys.path`; only the installation is granted (the base installation and the
+//! site-packages of the interpreter or virtual environment the TA named): `sys.path` entries elsewhere (a `.pth`
+//! line of an editable install of the course repository, `PYTHONPATH`) are left out, and said to be
+//! ([`Toolchain::left_out`], [`Toolchain::note`]). Java is asked for `java.home`. A pyenv, asdf or mise
 //! shim answers as the interpreter it starts, so a shim is followed to the real interpreter, which runs then run
 //! directly (a shim needs the TA's shell setup, which a run does not have). Another program outside the system
 //! folders gets the folder above the `bin` that holds it. Toolchains in the system folders need nothing (the
@@ -58,12 +62,30 @@ pub struct Toolchain {
     pub folders: Vec<PathBuf>,
     /// What it is.
     pub kind: Kind,
+    /// `sys.path` entries outside the folders granted (a `.pth` line, `PYTHONPATH`): runs cannot read them.
+    pub left_out: Vec<PathBuf>,
 }
 
 impl Toolchain {
     /// Whether `found` is a shim that starts another interpreter.
     pub fn is_shim(&self) -> bool {
         self.program != self.found
+    }
+
+    /// One line naming the `sys.path` entries runs cannot read, and why, when there are any.
+    pub fn note(&self) -> Option<String> {
+        if self.left_out.is_empty() {
+            return None;
+        }
+        let list: Vec<String> = self.left_out.iter().map(|p| p.display().to_string()).collect();
+        Some(format!(
+            "note: '{}' ({}) has sys.path entries outside its installation and site-packages, which runs cannot \
+             read (a .pth line or PYTHONPATH may name any folder, such as the course's own): {}; give --allow-read \
+             for one a correct program needs",
+            self.name.to_string_lossy(),
+            self.program.display(),
+            list.join(", ")
+        ))
     }
 }
 
@@ -124,6 +146,7 @@ fn ask(name: &OsStr, found: &Path, usable: &dyn Fn(&Path) -> bool, env: &[(OsStr
         program: found.to_path_buf(),
         folders: Vec::new(),
         kind,
+        left_out: Vec::new(),
     };
     if in_system(found) && in_system(&real) {
         return Some(plain);
@@ -134,13 +157,14 @@ fn ask(name: &OsStr, found: &Path, usable: &dyn Fn(&Path) -> bool, env: &[(OsStr
             let program = PathBuf::from(&answer.executable);
             let shim = std::fs::canonicalize(&program).ok().is_some_and(|p| p != real);
             let program = if shim && usable(&program) { program } else { found.to_path_buf() };
-            let mut folders = answer.prefixes.iter().map(PathBuf::from).collect::<Vec<_>>();
-            folders.extend(answer.path.iter().map(PathBuf::from));
+            let mut folders = answer.granted();
             folders.extend(program.parent().map(Path::to_path_buf));
             if !shim {
                 folders.extend(real.parent().map(Path::to_path_buf));
             }
-            Some(Toolchain { program, folders: prune(folders), ..plain })
+            let folders = prune(folders);
+            let left_out = outside(&answer.path, &folders);
+            Some(Toolchain { program, folders, left_out, ..plain })
         }
         Kind::Java => {
             let home = java_home(found, name, env)?;
@@ -176,17 +200,66 @@ pub fn prune(folders: Vec<PathBuf>) -> Vec<PathBuf> {
 #[derive(Debug, Default)]
 struct PythonAnswer {
     executable: String,
+    /// `sys.prefix`, `sys.base_prefix`, `sys.exec_prefix`, `sys.base_exec_prefix`.
     prefixes: Vec<String>,
+    /// `sysconfig`'s `stdlib`, `platstdlib`, `purelib` and `platlib` (none from a Python without `sysconfig`).
+    install: Vec<String>,
     path: Vec<String>,
 }
 
-/// Asks the Python at `program` where it lives (one `key<TAB>value` line each, so that it needs no module beyond
-/// `sys`, and Python 2 answers too).
+impl PythonAnswer {
+    /// What runs may read: the base installation (`base_prefix`, `base_exec_prefix`), the standard library and
+    /// site-packages, and a virtual environment's `pyvenv.cfg` (without it the interpreter does not know it is
+    /// one); never the virtual environment's whole folder (it may be the course repository itself). A Python
+    /// without `sysconfig` gets its prefixes.
+    fn granted(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = self.install.iter().map(PathBuf::from).collect();
+        if out.is_empty() {
+            return self.prefixes.iter().map(PathBuf::from).collect();
+        }
+        let base = |i: usize| self.prefixes.get(i).map(PathBuf::from);
+        out.extend([base(1), base(3)].into_iter().flatten());
+        for venv in [base(0), base(2)].into_iter().flatten() {
+            out.push(venv.join("pyvenv.cfg"));
+        }
+        out
+    }
+}
+
+/// The absolute, existing `sys.path` entries that are neither inside `granted` nor the system's.
+fn outside(path: &[String], granted: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for entry in path.iter().map(PathBuf::from).filter(|p| p.is_absolute() && p.exists()) {
+        let real = std::fs::canonicalize(&entry).unwrap_or_else(|_| entry.clone());
+        let reached = in_system(&real) || granted.iter().any(|g| real.starts_with(g));
+        if !reached && !out.contains(&real) {
+            out.push(real);
+        }
+    }
+    out
+}
+
+/// Asks the Python at `program` where it lives (one `key<TAB>value` line each; `sysconfig` only when it has it, so
+/// Python 2 answers too).
 fn python(program: &Path, env: &[(OsString, OsString)]) -> Option<PythonAnswer> {
-    const QUESTION: &str = "import sys; p = [sys.prefix, getattr(sys, 'base_prefix', sys.prefix), sys.exec_prefix, \
-                            getattr(sys, 'base_exec_prefix', sys.exec_prefix)]; [sys.stdout.write(k + '\\t' + v + \
-                            '\\n') for k, v in [('executable', sys.executable)] + [('prefix', x) for x in p] + \
-                            [('path', x) for x in sys.path]]";
+    const QUESTION: &str = "import sys
+def put(k, v):
+    sys.stdout.write(k + '\\t' + v + '\\n')
+put('executable', sys.executable)
+for x in [sys.prefix, getattr(sys, 'base_prefix', sys.prefix), sys.exec_prefix,
+          getattr(sys, 'base_exec_prefix', sys.exec_prefix)]:
+    put('prefix', x)
+for x in sys.path:
+    put('path', x)
+try:
+    import sysconfig
+    p = sysconfig.get_paths()
+    for k in ('stdlib', 'platstdlib', 'purelib', 'platlib'):
+        if k in p:
+            put('install', p[k])
+except Exception:
+    pass
+";
     let (out, _) = output(Command::new(program).args(["-c", QUESTION]), env)?;
     let mut answer = PythonAnswer::default();
     for line in String::from_utf8_lossy(&out).lines() {
@@ -194,6 +267,7 @@ fn python(program: &Path, env: &[(OsString, OsString)]) -> Option<PythonAnswer> 
             Some(("executable", value)) => answer.executable = value.to_string(),
             Some(("prefix", value)) => answer.prefixes.push(value.to_string()),
             Some(("path", value)) => answer.path.push(value.to_string()),
+            Some(("install", value)) => answer.install.push(value.to_string()),
             _ => {}
         }
     }

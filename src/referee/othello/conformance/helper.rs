@@ -10,7 +10,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::folder::{Copies, Snapshot};
-use super::function::Form;
+use super::function::{Form, Function};
+use super::oracle::Oracle;
 use crate::harness::grade::CaseCopy;
 use crate::referee::process::{AgentProcess, Incoming, Launch};
 
@@ -209,6 +210,10 @@ impl Helper {
         self.last_log.clear();
         let mut request = request.clone();
         request["id"] = Value::from(self.next_id);
+        // Only an isolated call has the reference's stand-ins answered, and only for the other functions.
+        let isolating = request.get("isolate").and_then(Value::as_bool).unwrap_or(false);
+        let tested =
+            request.get("call").and_then(Value::as_str).and_then(|n| Function::ALL.into_iter().find(|f| f.name() == n));
         process.send(&request.to_string());
         let deadline = Instant::now() + self.timeout;
         loop {
@@ -218,6 +223,17 @@ impl Helper {
                         return Reply::Died(format!("the helper wrote an unreadable line: {line}"));
                     };
                     if reply.get("id").and_then(Value::as_u64) != Some(self.next_id) {
+                        continue;
+                    }
+                    if reply.get("ref").is_some() {
+                        let served = match tested.filter(|_| isolating) {
+                            Some(tested) => Oracle::new(process, tested, self.next_id, deadline).serve(&reply),
+                            None => refuse(process),
+                        };
+                        if let Err(reply) = served {
+                            self.kill();
+                            return reply;
+                        }
                         continue;
                     }
                     self.last_calls = reply.get("calls").and_then(Value::as_u64);
@@ -268,8 +284,19 @@ impl Drop for Helper {
     }
 }
 
+/// Answers a stand-in request made outside an isolated call (the helper makes none: a module forged it) with an
+/// exception for the caller.
+fn refuse(process: &mut AgentProcess) -> Result<(), Reply> {
+    let refusal = serde_json::json!({ "raise": "RuntimeError", "message": "the grader answers no such request" });
+    if process.send(&refusal.to_string()) {
+        Ok(())
+    } else {
+        Err(Reply::Died(format!("Python ended during the call: {}", died(process))))
+    }
+}
+
 /// How a process that stopped talking ended, with the last lines of its stderr.
-fn died(process: &mut AgentProcess) -> String {
+pub(super) fn died(process: &mut AgentProcess) -> String {
     let exit = process.wait_exit(Duration::from_secs(2)).unwrap_or_else(|| "it stopped answering".into());
     let tail = process.stderr_tail();
     let last: Vec<&str> = tail.lines().rev().filter(|l| !l.trim().is_empty()).take(3).collect();

@@ -10,7 +10,8 @@
 //! - [`folder`]: the fresh copy of the module's folder every Python process starts in, and the check that ends a
 //!   process whose call changed its folder.
 //! - [`causes`], [`variant`] and [`cache`]: the catalog of known bugs; [`locate`], [`isolate`] and [`inside`]:
-//!   which function is wrong on its own and which part of it, run only after a disagreement.
+//!   which function is wrong on its own and which part of it, run only after a disagreement; [`oracle`]: the
+//!   reference's stand-ins of an isolated call, answered in this process (the helper holds no reference).
 //! - [`report`] and [`render`]: the result, as JSON and as text.
 
 pub mod cache;
@@ -23,6 +24,7 @@ pub mod inside;
 pub mod isolate;
 pub mod judge;
 pub mod locate;
+pub mod oracle;
 pub mod plan;
 pub mod reference;
 pub mod render;

@@ -6,7 +6,11 @@ one line back on the real stdout: {"id": 3, "ok": RESULT} or {"id": 3, "error": 
 
 The student's code never sees the protocol: its prints (sys.stdout and file descriptor 1) go to stderr and its
 stdin is empty, so an unguarded run_ai() at import ends with EOFError instead of waiting. The module is imported
-under its own name, so its `if __name__ == "__main__":` block does not run. Written for the referee project.
+under its own name, so its `if __name__ == "__main__":` block does not run.
+
+Nothing here knows a right answer: the grader compares the answers, and the reference's stand-ins of an isolated
+call ask the grader (see "Isolation" below), so a module that finds this file, its functions or its frames finds
+no reference to lean on. Written for the referee project.
 """
 
 import importlib.util
@@ -158,23 +162,20 @@ def restore_nodes(module, originals):
 
 # ---- Isolation: one student function over the reference's others ----------------------------------------------
 #
-# A request with "isolate" calls the student's function with every other template function replaced by the
-# reference below (also under any other global name the module binds it to), and the reference's own calls of the
-# function under test go back to the student's: the function is checked on its own at every level of the search.
-# The calls it makes itself (to the reference, or to itself) are logged with what they returned.
+# A request with "isolate" calls the student's function with every other template function replaced by a stand-in
+# for the reference (also under any other global name the module binds it to), and the reference's own calls of
+# the function under test go back to the student's: the function is checked on its own at every level of the
+# search. The calls it makes itself (to the stand-ins, or to itself) are logged with what they returned.
+#
+# The reference is not in this process: a stand-in asks the grader on the protocol channel ({"ref": ...}), and the
+# grader computes the answer with its own reference, asking back ({"child": ...}) whenever the reference calls the
+# function under test. The grader answers only during an isolated call, and never for the function under test.
+# Values go both ways as handles into OBJECTS, so the student's functions get back exactly the objects they gave.
 
 INF = float("inf")
 
 # Most logged calls per request.
 LOG_CAP = 400
-
-# The node function each node calls for the replies to its moves.
-PARTNERS = {
-    "minimax_max_node": "minimax_min_node",
-    "minimax_min_node": "minimax_max_node",
-    "alphabeta_max_node": "alphabeta_min_node",
-    "alphabeta_min_node": "alphabeta_max_node",
-}
 
 
 class Isolation:
@@ -193,16 +194,15 @@ class Isolation:
         # then answers the same way, so the student's callers read it as they read their own.
         self.bare = set()
         self.value_first = set()
+        # The request being answered, and the objects handed to the grader by number.
+        self.id = None
+        self.objects = []
 
 
 ISO = Isolation()
 
-
-def shared():
-    """The project's othello_shared.py, which sits beside the student's module."""
-    import othello_shared
-
-    return othello_shared
+# The protocol channel: "send" writes one object a line, "read" returns the next line ("" at the end).
+PROTO = {}
 
 
 def read_args(name, args, kwargs):
@@ -252,46 +252,68 @@ def student_call(function, name, board, color, alpha, beta, limit):
     return function(*args, **{s: int(s in ISO.on) for s in switch_names(function)})
 
 
-def child_value(name, board, color, alpha, beta, limit):
-    """The value of a node the reference asks about: the student's function when it is the one under test."""
-    if name == ISO.tested:
-        return value_of(student_call(ISO.original, name, board, color, alpha, beta, limit), name)
-    return reference(name, board, color, alpha, beta, limit)[1]
+def handle(value):
+    """`value` as the grader sees it: its number in OBJECTS, its number value (if it is a real number) and type."""
+    ISO.objects.append(value)
+    number = None
+    if isinstance(value, numbers.Real):
+        try:
+            number = plain(float(value))
+        except Exception:  # a broken __float__ of a student's class
+            number = None
+    return {"h": len(ISO.objects) - 1, "n": number, "t": type(value).__name__}
+
+
+def unhandle(given):
+    """A value the grader sends: one of OBJECTS, or a number of its own."""
+    if "h" in given:
+        return ISO.objects[given["h"]]
+    if "i" in given:
+        return given["i"]
+    return float(given["f"])
+
+
+def oracle(name, board, color, alpha, beta, limit):
+    """The reference's (move, value) for `name` on this board, from the grader; the function under test answers
+    the grader's questions about its own calls meanwhile."""
+    PROTO["send"]({"id": ISO.id, "ref": name, "board": plain(board), "color": handle(color),
+                   "alpha": handle(alpha), "beta": handle(beta), "limit": None if limit is None else handle(limit)})
+    while True:
+        line = PROTO["read"]()
+        if not line:
+            raise EOFError("the grader closed the channel")
+        message = json.loads(line)
+        if "child" in message:
+            child = message["child"]
+            try:
+                result = student_call(ISO.original, child, tuple(tuple(row) for row in message["board"]),
+                                      unhandle(message["color"]), unhandle(message["alpha"]),
+                                      unhandle(message["beta"]),
+                                      None if message["limit"] is None else unhandle(message["limit"]))
+                reply = {"value": handle(value_of(result, child))}
+            except BaseException as exc:
+                ISO.objects.append(exc)
+                reply = {"raised": len(ISO.objects) - 1}
+            reply["id"] = ISO.id
+            PROTO["send"](reply)
+        elif "answer" in message:
+            move, value = message["answer"]
+            return (None if move is None else tuple(move)), unhandle(value)
+        elif "reraise" in message:
+            raise ISO.objects[message["reraise"]]
+        else:
+            kinds = {"TypeError": TypeError, "ValueError": ValueError, "RecursionError": RecursionError}
+            raise kinds.get(message.get("raise"), RuntimeError)(message.get("message", "the grader refused"))
 
 
 def reference(name, board, color, alpha, beta, limit):
-    """The template's answer: (move, value) for a node, (move, None) for a select, (None, utility)."""
-    s = shared()
-    if name == "compute_utility":
-        dark, light = s.get_score(board)
-        return None, (dark - light if color == 1 else light - dark)
+    """The stand-in's answer: (move, value) for a node, (move, None) for a select, (None, utility)."""
     if name.startswith("select_move"):
         node = "minimax_max_node" if name == "select_move_minimax" else "alphabeta_max_node"
         if node == ISO.tested:
             return student_call(ISO.original, node, board, color, -INF, INF, limit)[0], None
-        return reference(node, board, color, -INF, INF, limit)[0], None
-    maximizing = name.endswith("max_node")
-    side = color if maximizing else 3 - color
-    moves = s.get_possible_moves(board, side)
-    if not moves or (limit is not None and limit <= 0):
-        return None, reference("compute_utility", board, color, None, None, None)[1]
-    pruning = name.startswith("alphabeta")
-    partner = PARTNERS[name]
-    below = None if limit is None else limit - 1
-    best_move, best = None, (-INF if maximizing else INF)
-    for i, j in moves:
-        value = child_value(partner, s.play_move(board, side, i, j), color, alpha, beta, below)
-        if (value > best) if maximizing else (value < best):
-            best_move, best = (i, j), value
-        if pruning and maximizing:
-            if best >= beta:
-                break
-            alpha = max(alpha, best)
-        elif pruning:
-            if best <= alpha:
-                break
-            beta = min(beta, best)
-    return best_move, best
+        return oracle(node, board, color, -INF, INF, limit)[0], None
+    return oracle(name, board, color, alpha, beta, limit)
 
 
 def logged(name, values, result, own):
@@ -417,7 +439,7 @@ def answer(module, forms, request):
     CALLS[0] = 0
     # Counting costs a frame per node call, so only the calls that ask for it are counted.
     originals = count_nodes(module) if request.get("count") else {}
-    ISO.forms, ISO.on = forms, on
+    ISO.forms, ISO.on, ISO.id, ISO.objects = forms, on, request.get("id"), []
 
     def call():
         return function(*args, **{s: int(s in on) for s in switch_names(function)})
@@ -444,6 +466,8 @@ def main():
         proto_out.write(json.dumps(obj) + "\n")
         proto_out.flush()
 
+    PROTO["send"], PROTO["read"] = send, proto_in.readline
+
     path = os.path.abspath(sys.argv[1])
     send({"started": True, "python": sys.version.split()[0]})
     sys.path[0] = os.path.dirname(path)
@@ -466,7 +490,7 @@ def main():
                 "switches": switch_names(function),
             }
     send({"module": name, "import_error": problem, "functions": report})
-    for line in proto_in:
+    for line in iter(proto_in.readline, ""):
         if not line.strip():
             continue
         request = json.loads(line)
