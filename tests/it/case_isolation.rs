@@ -18,9 +18,12 @@ fn no_case_reads_the_arguments_of_another_case_of_its_hand_in() {
     fs::copy(fixture("hostile/sibling_cmdline.py"), dir.join("takestones.py")).unwrap();
     Command::new("chmod").args(["-R", "a+rX"]).arg(work.path()).status().unwrap();
     let suite = work.path().join("four.toml");
+    // A token of this grading in every case's arguments: a sibling is a process carrying it (the other tests
+    // running beside this one are not this hand-in's cases).
+    let token = format!("sibling-probe-{}", std::process::id());
     let cases: String =
-        (3..7).map(|n| format!("[[case]]\nname = \"c{n}\"\nargs = \"{n} 0 0\"\nreference = true\n")).collect();
-    fs::write(&suite, format!("[reference]\ngame = \"takestones\"\n{cases}")).unwrap();
+        (3..7).map(|n| format!("[[case]]\nname = \"c{n}\"\nargs = \"{n} 0 0 {token}\"\nexpected = \"\"\n")).collect();
+    fs::write(&suite, cases).unwrap();
     let mut sets = crate::containment::layer_sets_and_gradescope();
     let all: Vec<String> = crate::containment::layers_on();
     let no_pid: Vec<&str> = all.iter().map(String::as_str).filter(|n| *n != "pid").collect();

@@ -118,7 +118,11 @@ pub fn a_run_never_reaches_the_graders_terminal(work: &Path, sets: &LayerSets, u
             assert!(!on.screen.contains(&shout), "{set}: written on the TA's terminal: {attack}");
         }
         // A session of its own, not the grader's (the TA's shell's).
-        let session: i64 = attack.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap();
+        let session: i64 = attack
+            .lines()
+            .rev()
+            .find_map(|l| l.strip_prefix("session ")?.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("{set}: no session line: {attack}"));
         assert_ne!(session, on.session, "{set}: the run shares the grader's session: {attack}");
         // The classmate beside it is not hurt.
         let good = result("b-good");

@@ -228,9 +228,17 @@ pub fn run(
         let note = r.cases.iter().filter(|c| c.max_score > 0.0).map(|c| format!("{}: {}", c.name, c.status.label()));
         let _ = writeln!(out, "{}", crate::app::class_report::student_line(r, &note.collect::<Vec<_>>().join(", ")));
     }
-    // The same table as `grade`'s: 1 when a student did not pass every part (a game lost, a check failed).
-    let graded =
-        if failures.is_empty() { crate::app::grade::verdict(&standing.report.submissions) } else { exit::INTERNAL };
+    // The same table as `grade`'s: 3 for the grader's failure, else 1 when a student did not pass every part of
+    // the rubric (the parts that carry points; a single game lost within a part that passed is no failure).
+    let parts_passed = |r: &SubmissionResult| r.cases.iter().filter(|c| c.max_score > 0.0).all(|c| c.status.is_pass());
+    let graded = if !failures.is_empty() || standing.report.submissions.iter().any(SubmissionResult::has_harness_error)
+    {
+        exit::INTERNAL
+    } else if standing.report.submissions.iter().all(parts_passed) {
+        exit::SUCCESS
+    } else {
+        exit::FAILED
+    };
     standing.exit_code(graded)
 }
 

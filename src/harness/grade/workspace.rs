@@ -72,6 +72,10 @@ pub fn lay_out_within(
         move |source| WorkspaceError::Io { path, source }
     };
     readable_kind(source).map_err(io_at(source))?;
+    // The hand-in as the TA's listing names it may be a link (Gradescope's class folder links the submission): it
+    // is followed here, at the top only; inside, the walk never follows one.
+    let resolved = fs::canonicalize(source).map_err(io_at(source))?;
+    let source = resolved.as_path();
     fs::create_dir_all(dest).map_err(io_at(dest))?;
     let mut budget = Budget::new(source);
     budget.deadline = std::time::Instant::now().checked_add(time);
@@ -335,6 +339,9 @@ pub fn measure(source: &Path) -> Result<(), WorkspaceError> {
     let mut budget = Budget::new(source);
     #[cfg(unix)]
     {
+        // The top as the TA names it, a link included (see `lay_out_within`); nothing inside is followed.
+        let source =
+            &fs::canonicalize(source).map_err(|e| WorkspaceError::Io { path: source.to_path_buf(), source: e })?;
         let top = walk::open_top(source).map_err(|e| WorkspaceError::Io { path: source.to_path_buf(), source: e })?;
         walk::walk(top, MAX_DEPTH, |step| match step {
             walk::Step::Enter(..) => budget.add(0),
