@@ -81,7 +81,7 @@ fn walk(top: &Path, found: &mut Found) -> std::io::Result<()> {
 /// The entries of the folder `dir`, sorted by name, last first.
 fn sorted(dir: &Path) -> std::io::Result<Vec<fs::DirEntry>> {
     let mut entries: Vec<fs::DirEntry> = fs::read_dir(dir)?.filter_map(Result::ok).collect();
-    entries.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
+    entries.sort_by_key(|e| std::cmp::Reverse(e.file_name()));
     Ok(entries)
 }
 

@@ -71,7 +71,7 @@ struct OnTheTerminal {
 /// run had a session of its own.
 pub fn a_run_never_reaches_the_graders_terminal(work: &Path, sets: &LayerSets, user: &[String], referee: &Path) {
     let suite = crate::containment::one_case_suite(work);
-    for (set, layers) in sets.iter().cloned() {
+    for (set, layers) in sets {
         let class = work.join(format!("class-{set}"));
         let marker = work.join(format!("injected-{set}"));
         let shout = format!("REFEREE-SHOUT-{set}");
@@ -88,7 +88,7 @@ pub fn a_run_never_reaches_the_graders_terminal(work: &Path, sets: &LayerSets, u
         grader.extend(["grade", "--suite", &suite, "--submissions"].map(String::from));
         grader.extend([class.display().to_string(), "--out".into(), out.display().to_string()]);
         grader.extend(["--cmd", &cmd, "-j", "2", "--timeout", "10s", "--color", "never"].map(String::from));
-        if let Some(layers) = &layers {
+        if let Some(layers) = layers {
             grader.extend(["--sandbox-layers".to_string(), layers.clone()]);
         }
         let driver =

@@ -545,7 +545,9 @@ fn copy_file_at(
         return Ok(());
     }
     let create = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    let dst = fs::File::from(openat(to, entry.name, create, Mode::from_raw_mode(mode))?);
+    // `mode` is 0o600 or 0o700 (see `copy_tree`); written as flags, whose raw type differs between systems.
+    let perms = if mode & 0o100 != 0 { Mode::RWXU } else { Mode::RUSR | Mode::WUSR };
+    let dst = fs::File::from(openat(to, entry.name, create, perms)?);
     settle(&dst, mode)?;
     io::copy(&mut fs::File::from(src), &mut &dst)?;
     Ok(())

@@ -113,7 +113,7 @@ const FOLDER: rustix::fs::OFlags = rustix::fs::OFlags::RDONLY
 #[cfg(unix)]
 struct Level {
     fd: Option<rustix::fd::OwnedFd>,
-    id: (u64, u64),
+    id: (rustix::fs::Dev, u64),
     pending: Vec<std::ffi::CString>,
 }
 
@@ -188,7 +188,7 @@ fn enter(fd: rustix::fd::OwnedFd, stop: u64, total: &mut u64) -> Option<Level> {
 /// The folder `id` again, as the parent (`..`) of the folder `child` just walked: `None` when it is another
 /// folder now (the run moved things) or cannot be opened.
 #[cfg(unix)]
-fn back_up(child: Option<&rustix::fd::OwnedFd>, id: (u64, u64)) -> Option<rustix::fd::OwnedFd> {
+fn back_up(child: Option<&rustix::fd::OwnedFd>, id: (rustix::fs::Dev, u64)) -> Option<rustix::fd::OwnedFd> {
     let parent = rustix::fs::openat(child?, c"..", FOLDER, rustix::fs::Mode::empty()).ok()?;
     let found = rustix::fs::fstat(&parent).ok()?;
     ((found.st_dev, found.st_ino) == id).then_some(parent)

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
+#[cfg(unix)]
 use super::disk::ENTRY_BYTES;
 
 /// Past the budget, what a run may still write before the kernel refuses: a run is named over its budget once it

@@ -29,6 +29,7 @@ impl UidClaim {
     }
 
     /// The uid, when this agent is the only one of this grader running as it.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     fn exclusive(&self) -> Option<u32> {
         let uid = self.0?;
         let counts = agents_per_uid().lock().unwrap_or_else(|p| p.into_inner());
@@ -52,6 +53,7 @@ impl Drop for UidClaim {
 
 /// The processes one pause stopped (besides the group), to be continued.
 #[derive(Debug, Default)]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub struct Stopped(BTreeSet<i32>);
 
 /// Stops the process group `pgid`, then every process of `claim`'s uid (when exclusive) and every process carrying
@@ -61,6 +63,7 @@ pub fn stop(pgid: u32, claim: &UidClaim, marker: &str) -> Option<Stopped> {
     if !signal_group(pgid, GroupSignal::Stop) {
         return None;
     }
+    #[cfg_attr(not(target_os = "linux"), allow(unused_mut))]
     let mut stopped = Stopped::default();
     #[cfg(target_os = "linux")]
     {

@@ -7,6 +7,7 @@
 //! has no depth limit at all: it keeps at most [`REMOVE_FDS`] folders open and moves any subtree below that depth
 //! up to the top folder (a `renameat` within the same tree), so a chain of any depth is emptied in linear time.
 
+#[cfg(unix)]
 use std::ffi::{CStr, CString};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -429,7 +430,8 @@ fn writable(fd: &OwnedFd) {
     }
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
     // never on user input; a failure is the test failing.
