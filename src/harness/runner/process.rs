@@ -377,7 +377,9 @@ pub fn mark_inherited_close_on_exec() {
     #[cfg(unix)]
     {
         static DONE: std::sync::Once = std::sync::Once::new();
-        DONE.call_once(|| close_fds::set_fds_cloexec(3, &[]));
+        // Under the spawn lock: another thread may be between clearing its report pipe's close-on-exec and
+        // starting its launcher (`ReportPipe::spawn`); marking then would take the pipe from that launcher.
+        DONE.call_once(|| super::report::exclusive(|| close_fds::set_fds_cloexec(3, &[])));
     }
 }
 
