@@ -25,7 +25,7 @@ fn helper_agent(mode: &str) -> AgentSpec {
     AgentSpec::Command(format!("/usr/bin/python3 {} {mode}", fixture("protocol/helper_agent.py").display()))
 }
 
-/// Plays Mancala with 2 stones per bin, `a` in seat 1 pinned to `pin`, `simple` in seat 2, under
+/// Plays Mancala with 4 stones per bin (a game long enough for a dozen waits), `a` in seat 1 pinned to `pin`, `simple` in seat 2, under
 /// `sandbox`.
 fn game(work: &Path, sandbox: Sandbox, a: &AgentSpec, pin: Option<usize>) -> GameRecord {
     referee::harness::grade::class::make_traversable(work).unwrap();
@@ -41,12 +41,12 @@ fn game(work: &Path, sandbox: Sandbox, a: &AgentSpec, pin: Option<usize>) -> Gam
         course: None,
     };
     let (pa, pb) = (prepare(a, &setup).unwrap(), prepare(&AgentSpec::Builtin("simple".into()), &setup).unwrap());
-    let params = ["2".to_string()];
+    let params = ["4".to_string()];
     let mut x = pa.agent(&params, 1, &work.join("g/1"), pin).unwrap();
     let mut y = pb.agent(&params, 2, &work.join("g/2"), pin).unwrap();
     let clock =
         TimeControl { per_move: PER_MOVE, tolerance: Duration::from_millis(150), startup: Duration::from_secs(60) };
-    play(&Mancala::new(2), [&mut x, &mut y], &clock, &mut |_| {})
+    play(&Mancala::new(4), [&mut x, &mut y], &clock, &mut |_| {})
 }
 
 /// The sandboxes to play under: this machine's, and (when it has cgroups) the same without its cgroup layer, where
@@ -63,7 +63,6 @@ fn sandboxes() -> Vec<(&'static str, Sandbox)> {
 }
 
 #[test]
-#[ignore = "too few judged waits at load 20 (2 stones: 3 turns, the opponent's turns under 0.24 s); needs a longer game"]
 fn a_setsid_helper_makes_no_progress_while_its_agent_waits_for_the_opponent() {
     for (row, sandbox) in sandboxes() {
         if sandbox.identity.is_none() && !sandbox.layers.cgroup {

@@ -14,6 +14,8 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::workspace::MAX_BYTES;
+#[cfg(unix)]
+use crate::harness::runner::walk;
 
 /// The fingerprint of the hand-in at `path` (a folder or a `.zip`), as 64 hex digits.
 ///
@@ -30,7 +32,7 @@ pub fn fingerprint(path: &Path) -> io::Result<String> {
     } else {
         match collect_zip(path) {
             Ok(found) => files = found,
-            Err(_) => files.push((String::new(), read_capped(fs::File::open(path)?)?)),
+            Err(_) => files.push((String::new(), read_capped(fs::File::open(path)?, MAX_BYTES + 1)?)),
         }
     }
     files.sort_by(|a, b| a.0.cmp(&b.0));
@@ -49,20 +51,71 @@ fn is_junk(name: &str) -> bool {
     name == "__MACOSX" || name == ".DS_Store"
 }
 
-/// Regular files under `dir` with their `/`-separated paths relative to the hand-in.
-fn collect_folder(dir: &Path, prefix: &str, files: &mut Vec<(String, Vec<u8>)>) -> io::Result<()> {
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if is_junk(&name) {
-            continue;
+/// Regular files under `dir` with their `/`-separated paths relative to the hand-in: walked iteratively and by
+/// descriptors ([`walk::walk`], links never followed), to the depth a hand-in may have (a deeper one is refused
+/// when laid out: its fingerprint is then an error, and it is graded again). Contents are read up to the
+/// unpacking limit in all; past it, files count by name only (such a hand-in is refused when laid out).
+#[cfg(unix)]
+fn collect_folder(dir: &Path, _prefix: &str, files: &mut Vec<(String, Vec<u8>)>) -> io::Result<()> {
+    use rustix::fs::{FileType, Mode, OFlags};
+    let mut budget = MAX_BYTES + 1;
+    let mut junk_depth: Option<usize> = None;
+    // A link at the top is followed, as laying out follows it; nothing below it is.
+    let top = walk::open_top(&fs::canonicalize(dir)?)?;
+    walk::walk(top, walk::MAX_DEPTH, |step| -> io::Result<()> {
+        match step {
+            walk::Step::Enter(entry, _) => {
+                if junk_depth.is_none() && is_junk(&entry.name.to_string_lossy()) {
+                    junk_depth = Some(entry.depth);
+                }
+            }
+            walk::Step::Leave(depth) => {
+                if junk_depth == Some(depth) {
+                    junk_depth = None;
+                }
+            }
+            walk::Step::Other(entry) => {
+                if junk_depth.is_some()
+                    || is_junk(&entry.name.to_string_lossy())
+                    || entry.kind() != FileType::RegularFile
+                {
+                    return Ok(());
+                }
+                let relative = entry.path.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>();
+                let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
+                let file = fs::File::from(rustix::fs::openat(entry.parent, entry.name, flags, Mode::empty())?);
+                let bytes = read_capped(file, budget)?;
+                budget = budget.saturating_sub(bytes.len() as u64);
+                files.push((relative.join("/"), bytes));
+            }
         }
-        let relative = format!("{prefix}{name}");
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            collect_folder(&entry.path(), &format!("{relative}/"), files)?;
-        } else if kind.is_file() {
-            files.push((relative, read_capped(fs::File::open(entry.path())?)?));
+        Ok(())
+    })
+    .map_err(walk::WalkError::into_io)
+}
+
+/// Regular files under `dir` with their `/`-separated paths relative to the hand-in (an explicit stack, no
+/// recursion).
+#[cfg(not(unix))]
+fn collect_folder(dir: &Path, prefix: &str, files: &mut Vec<(String, Vec<u8>)>) -> io::Result<()> {
+    let mut budget = MAX_BYTES + 1;
+    let mut stack = vec![(dir.to_path_buf(), prefix.to_string())];
+    while let Some((dir, prefix)) = stack.pop() {
+        for entry in fs::read_dir(&dir)? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if is_junk(&name) {
+                continue;
+            }
+            let relative = format!("{prefix}{name}");
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                stack.push((entry.path(), format!("{relative}/")));
+            } else if kind.is_file() {
+                let bytes = read_capped(fs::File::open(entry.path())?, budget)?;
+                budget = budget.saturating_sub(bytes.len() as u64);
+                files.push((relative, bytes));
+            }
         }
     }
     Ok(())
@@ -78,15 +131,16 @@ fn collect_zip(path: &Path) -> Result<Vec<(String, Vec<u8>)>, zip::result::ZipEr
             continue;
         }
         let name = relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-        files.push((name, read_capped(entry)?));
+        files.push((name, read_capped(entry, MAX_BYTES + 1)?));
     }
     Ok(files)
 }
 
-/// Reads at most one byte past the unpacking limit: a bomb is fingerprinted by its first bytes, not unpacked.
-fn read_capped(reader: impl Read) -> io::Result<Vec<u8>> {
+/// Reads at most `cap` bytes (one past the unpacking limit, or what is left of it): a bomb is fingerprinted by its
+/// first bytes, not unpacked.
+fn read_capped(reader: impl Read, cap: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    reader.take(MAX_BYTES + 1).read_to_end(&mut bytes)?;
+    reader.take(cap).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 
@@ -146,5 +200,43 @@ mod tests {
         fs::write(&b, b"PK\x03\x04 not a zip either").unwrap();
         assert_ne!(fingerprint(&a).unwrap(), fingerprint(&b).unwrap());
         assert!(fingerprint(&dir.path().join("missing.zip")).is_err());
+    }
+
+    /// The stream a stored fingerprint was made from: length-prefixed names and contents in string order of the
+    /// `/`-joined paths (so `a.b` comes before `a/b`, whatever order a walk visits them in).
+    #[test]
+    fn the_hash_is_of_files_in_the_order_of_their_paths_as_strings() {
+        let files = [("a/b", "1"), ("a.b", "2"), ("a/c/d", "3"), ("z", "4")];
+        let mut sorted = files.to_vec();
+        sorted.sort();
+        let mut hash = Sha256::new();
+        for (name, body) in sorted {
+            hash.update((name.len() as u64).to_le_bytes());
+            hash.update(name.as_bytes());
+            hash.update((body.len() as u64).to_le_bytes());
+            hash.update(body.as_bytes());
+        }
+        let expected: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(fingerprint(folder(&files).path()).unwrap(), expected);
+    }
+
+    /// A chain of folders deeper than a hand-in may nest is an error (it is graded again and refused when laid
+    /// out), never a crash, and links inside are not followed.
+    #[cfg(unix)]
+    #[test]
+    fn a_tree_too_deep_is_an_error_and_links_are_not_followed() {
+        let dir = folder(&[("Main.java", "class Main {}")]);
+        let mut deep = dir.path().to_path_buf();
+        for _ in 0..walk::MAX_DEPTH + 5 {
+            deep.push("d");
+        }
+        fs::create_dir_all(&deep).unwrap();
+        assert!(fingerprint(dir.path()).is_err());
+        let plain = folder(&[("Main.java", "class Main {}")]);
+        let before = fingerprint(plain.path()).unwrap();
+        let outside = folder(&[("secret", "s")]);
+        std::os::unix::fs::symlink(outside.path(), plain.path().join("link")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), plain.path().join("file-link")).unwrap();
+        assert_eq!(fingerprint(plain.path()).unwrap(), before, "links count for nothing");
     }
 }

@@ -413,8 +413,8 @@ impl CaseCopy {
 impl Drop for CaseCopy {
     fn drop(&mut self) {
         phases::time(Phase::Remove, || match self.disk.take() {
-            // Unmounted whole: nothing to walk.
-            Some(disk) => drop(disk),
+            // Unmounted whole, in the background: nothing to walk.
+            Some(disk) => super::workspace::discard_disk(disk),
             None => discard(&self.dir, &self.sandbox),
         });
     }

@@ -315,7 +315,7 @@ pub fn become_subreaper() {
 static SUBREAPER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// In a subreaper: kills this run's orphans and reaps every unmanaged child (orphans that have exited).
-/// Returns how many orphans were found.
+/// Returns how many of this run's processes (by its marker) were found still running.
 pub(super) fn reap_orphans(marker: &str) -> usize {
     #[cfg(target_os = "linux")]
     {
@@ -328,13 +328,16 @@ pub(super) fn reap_orphans(marker: &str) -> usize {
             return 0;
         }
         drop(set);
-        kill_marked(Some(marker));
+        // Only this run's marked processes are its leftovers: an orphan that came back to this process may be
+        // another run's (a classmate's namespace init, orphaned when its launcher was killed at -j 2), which that
+        // run answers for, never this one.
+        let killed = kill_marked(Some(marker));
         for &pid in &orphans {
             if let Some(p) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) {
                 let _ = rustix::process::waitpid(Some(p), rustix::process::WaitOptions::NOHANG);
             }
         }
-        orphans.len()
+        killed
     }
     #[cfg(not(target_os = "linux"))]
     {
