@@ -55,8 +55,9 @@ fn layer_sets() -> Vec<(String, Option<String>)> {
     sets
 }
 
-fn seed() -> [u8; 32] {
-    let seed = std::env::var("HOSTILE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(SEED);
+/// `HOSTILE_SEED`, else `default`, as 32 bytes of ChaCha seed.
+fn seed_bytes(default: u64) -> [u8; 32] {
+    let seed = std::env::var("HOSTILE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(default);
     let mut bytes = [0u8; 32];
     for (i, chunk) in bytes.chunks_mut(8).enumerate() {
         chunk.copy_from_slice(&(seed.rotate_left(8 * i as u32)).to_le_bytes());
@@ -67,7 +68,7 @@ fn seed() -> [u8; 32] {
 #[test]
 fn generated_hostile_classes_keep_every_invariant() {
     // As a normal user every run has the test's own uid, so `kill(-1)` would kill the test and its cargo (and
-    // `--work` is no tmpfs); CI runs as root. (TODO in docs/incoming/h-prop.md: the grader as nobody via setpriv.)
+    // `--work` is no tmpfs); CI runs as root, and the normal user's rows are graded as nobody (below).
     if !referee::harness::runner::sandbox::is_root() {
         eprintln!("SKIPPED hostile classes: only as root (a hostile run of the test's own uid could kill the test)");
         return;
@@ -75,10 +76,30 @@ fn generated_hostile_classes_keep_every_invariant() {
     let root = tempfile::tempdir().unwrap();
     // Runs of leased uids must reach the class, suite and scratch folders below it.
     Command::new("chmod").arg("755").arg(root.path()).status().unwrap();
-    let mut sets = layer_sets();
+    run_classes(root.path(), &layer_sets(), None, SEED);
+}
+
+/// The same grammar graded by a TA's normal user (`nobody`, through `setpriv`) in every layer set it has: every
+/// run has the grader's own uid, so only Landlock and the namespaces stand between a hand-in and the grader.
+#[test]
+fn generated_hostile_classes_graded_by_a_normal_user_keep_every_invariant() {
+    let Some(nobody) = crate::non_root::AsNobody::new("hostile classes as a normal user") else { return };
+    Command::new("chmod").arg("755").arg(nobody.work()).status().unwrap();
+    let sets: Vec<(String, Option<String>)> =
+        nobody.sets.iter().map(|(name, layers)| (format!("nobody {name}"), layers.clone())).collect();
+    run_classes(nobody.work(), &sets, Some(&nobody), SEED ^ 0x0B0D);
+}
+
+/// Grades `PROPTEST_CASES` generated classes under `root`, each in one of `sets`, as `nobody` when given; panics
+/// with the smallest class that broke an invariant.
+fn run_classes(root: &Path, sets: &[(String, Option<String>)], nobody: Option<&crate::non_root::AsNobody>, seed: u64) {
+    let mut sets = sets.to_vec();
     if let Ok(only) = std::env::var("HOSTILE_LAYERS") {
-        sets.retain(|(name, _)| *name == only);
-        assert!(!sets.is_empty(), "HOSTILE_LAYERS={only}: no such layer set on this machine");
+        sets.retain(|(name, _)| name.ends_with(only.as_str()));
+        if sets.is_empty() {
+            eprintln!("HOSTILE_LAYERS={only}: no such layer set here");
+            return;
+        }
     }
     let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse().ok());
     let survey = std::env::var("HOSTILE_SURVEY").is_ok_and(|v| v == "1");
@@ -90,12 +111,13 @@ fn generated_hostile_classes_keep_every_invariant() {
         max_shrink_time: 600_000,
         ..Config::default()
     };
-    let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed()));
+    let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes(seed)));
     let counter = std::sync::atomic::AtomicUsize::new(0);
     let result = runner.run(&grammar::class(sets.len()), |class| {
         let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (set, layers) = &sets[class.layers.min(sets.len() - 1)];
-        let broken = grade_and_check(&class, &root.path().join(format!("class-{n}")), n, set, layers.as_deref());
+        let dir = root.join(format!("class-{n}"));
+        let broken = grade_and_check(&class, &dir, n, set, layers.as_deref(), nobody);
         if broken.is_empty() || survey {
             Ok(())
         } else {
@@ -117,7 +139,14 @@ struct Run {
 
 /// Lays `class` out under `dir`, grades it with layer set `layers` on a terminal, checks every invariant, cleans up;
 /// the invariants it broke, each in one line.
-fn grade_and_check(class: &Class, dir: &Path, n: usize, set: &str, layers: Option<&str>) -> Vec<String> {
+fn grade_and_check(
+    class: &Class,
+    dir: &Path,
+    n: usize,
+    set: &str,
+    layers: Option<&str>,
+    nobody: Option<&crate::non_root::AsNobody>,
+) -> Vec<String> {
     let tag = format!("hostile-{}-{n}", std::process::id());
     let paths = Paths::new(dir);
     let suite = paths.suite();
@@ -125,8 +154,15 @@ fn grade_and_check(class: &Class, dir: &Path, n: usize, set: &str, layers: Optio
     let laid = lay_out(class, &paths.class, &targets);
     Command::new("chmod").args(["-R", "a+rX"]).arg(&paths.class).status().unwrap();
     let before = listing(&paths.class);
-    let tmpfs = mount_work(&paths.work);
-    let run = grade(&paths, &suite, layers);
+    let tmpfs = mount_work(&paths.work, nobody.is_some());
+    if nobody.is_some() {
+        // The grader's own folders are the TA's (nobody's); the class and the canary stay root's, read-only to it.
+        let mine = [&paths.root, &paths.work, &paths.tmp];
+        let chown = Command::new("chown").arg(format!("{0}:{0}", crate::non_root::NOBODY)).args(mine).status();
+        assert!(chown.unwrap().success());
+    }
+    let wrapper = nobody.map(|who| crate::non_root::nobody_wrapper(&who.home, &who.exe, &paths.tmp));
+    let run = grade(&paths, &suite, layers, wrapper.as_deref());
     let mut broken = Vec::new();
     // Processes first: the longer they live, the more they can do.
     std::thread::sleep(Duration::from_millis(300));
@@ -220,29 +256,36 @@ impl Paths {
     }
 }
 
-/// As root, `work` becomes a small tmpfs of its own (so a hand-in that fills the disk fills only that); whether it
-/// was mounted.
-fn mount_work(work: &Path) -> bool {
+/// As root, `work` becomes a small tmpfs of its own (so a hand-in that fills the disk fills only that), nobody's
+/// when the grader is nobody; whether it was mounted.
+fn mount_work(work: &Path, nobodys: bool) -> bool {
     if !referee::harness::runner::sandbox::is_root() {
         return false;
     }
+    let owner = if nobodys { format!(",uid={0},gid={0}", crate::non_root::NOBODY) } else { String::new() };
     Command::new("mount")
-        .args(["-t", "tmpfs", "-o", &format!("size={WORK_MIB}m,mode=755"), "tmpfs"])
+        .args(["-t", "tmpfs", "-o", &format!("size={WORK_MIB}m,mode=755{owner}"), "tmpfs"])
         .arg(work)
         .status()
         .is_ok_and(|s| s.success())
 }
 
-/// `referee grade` of the class on a pseudo-terminal of its own (tests/fixtures/hostile_class/pty_grader.py).
-fn grade(paths: &Paths, suite: &Path, layers: Option<&str>) -> Run {
+/// `referee grade` of the class on a pseudo-terminal of its own (tests/fixtures/hostile_class/pty_grader.py),
+/// through `wrapper` when given (the `setpriv` to nobody, which then starts its own `referee`).
+fn grade(paths: &Paths, suite: &Path, layers: Option<&str>, wrapper: Option<&[String]>) -> Run {
     let transcript = paths.root.join("transcript");
     let pid_file = paths.root.join("grader.pid");
     let mut command = Command::new(python());
+    command.arg(fixture("hostile_class/pty_grader.py")).arg(&transcript).arg(&pid_file);
+    match wrapper {
+        // The pty helper execs without a PATH search: the wrapper's program by its full path.
+        Some(words) => {
+            let program = ["/usr/bin", "/bin"].iter().map(|d| Path::new(d).join(&words[0])).find(|p| p.exists());
+            command.arg(program.unwrap_or_else(|| PathBuf::from(&words[0]))).args(&words[1..]).arg("referee")
+        }
+        None => command.arg(assert_cmd::cargo::cargo_bin("referee")),
+    };
     command
-        .arg(fixture("hostile_class/pty_grader.py"))
-        .arg(&transcript)
-        .arg(&pid_file)
-        .arg(assert_cmd::cargo::cargo_bin("referee"))
         .args(["grade", "--suite"])
         .arg(suite)
         .arg("--submissions")

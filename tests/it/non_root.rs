@@ -14,7 +14,7 @@ use crate::grade::{fixture, python};
 use crate::sandbox::{parse_layers, student};
 
 /// `nobody` on Debian.
-const NOBODY: &str = "65534";
+pub(crate) const NOBODY: &str = "65534";
 
 /// `program args` as `nobody` (no supplementary groups), with `home` as its `HOME` and `TMPDIR`.
 fn as_nobody(home: &Path, program: &Path, args: &[&str]) -> Output {
@@ -267,7 +267,7 @@ fn nobody_sets(report: &str) -> Vec<(&'static str, String)> {
 
 /// `setpriv` to nobody, then a shell that drops the build's `referee` (given after the wrapper, and maybe out of
 /// nobody's reach) and execs `exe`, with `home` as `HOME` and `tmpdir` as `TMPDIR` (where the grader's scratch goes).
-fn nobody_wrapper(home: &Path, exe: &Path, tmpdir: &Path) -> Vec<String> {
+pub(crate) fn nobody_wrapper(home: &Path, exe: &Path, tmpdir: &Path) -> Vec<String> {
     let (h, e, t) = (home.display(), exe.display(), tmpdir.display());
     let script = format!("shift; export HOME='{h}' TMPDIR='{t}'; exec '{e}' \"$@\"");
     let wrapper = [&format!("--reuid={NOBODY}"), &format!("--regid={NOBODY}"), "--clear-groups", "/bin/sh", "-c"];
@@ -276,17 +276,17 @@ fn nobody_wrapper(home: &Path, exe: &Path, tmpdir: &Path) -> Vec<String> {
 
 /// What `containment`'s tests need to grade as `nobody`: a work folder nobody may write (the classes are made in it
 /// by root, readable by all), a `referee` and a home of nobody's, and nobody's layer sets.
-struct AsNobody {
+pub(crate) struct AsNobody {
     work: tempfile::TempDir,
-    home: PathBuf,
-    exe: PathBuf,
-    sets: Vec<(&'static str, Option<String>)>,
+    pub(crate) home: PathBuf,
+    pub(crate) exe: PathBuf,
+    pub(crate) sets: Vec<(&'static str, Option<String>)>,
     wrapper: Vec<String>,
 }
 
 impl AsNobody {
     /// `None`, saying why, where the test cannot become nobody (not root) or Landlock is not in force for it.
-    fn new(test: &str) -> Option<AsNobody> {
+    pub(crate) fn new(test: &str) -> Option<AsNobody> {
         if !referee::harness::runner::sandbox::is_root() {
             eprintln!("SKIPPED {test}: the test becomes nobody with setpriv, which needs root");
             return None;
@@ -310,7 +310,7 @@ impl AsNobody {
         Some(AsNobody { work, home, exe, sets, wrapper })
     }
 
-    fn work(&self) -> &Path {
+    pub(crate) fn work(&self) -> &Path {
         self.work.path()
     }
 

@@ -83,6 +83,11 @@ pub fn for_runs(sandbox: &super::Sandbox) -> bool {
 #[derive(Debug)]
 pub struct OwnDisk {
     at: PathBuf,
+    /// The mounted filesystem's root, held (`O_PATH`) so it is unmounted through `/proc/self/fd` even after the
+    /// folder holding it was renamed (a student's scratch is closed for removal by a rename while its cases'
+    /// filesystems still wait to be unmounted in the background).
+    #[cfg(target_os = "linux")]
+    root: Option<rustix::fd::OwnedFd>,
 }
 
 impl OwnDisk {
@@ -103,7 +108,9 @@ impl OwnDisk {
                 return Err(e.into());
             }
             MOUNTED.lock().unwrap_or_else(|p| p.into_inner()).push(at.to_path_buf());
-            Ok(OwnDisk { at: at.to_path_buf() })
+            let flags = rustix::fs::OFlags::PATH | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC;
+            let root = rustix::fs::open(at, flags, rustix::fs::Mode::empty()).ok();
+            Ok(OwnDisk { at: at.to_path_buf(), root })
         }
         #[cfg(not(target_os = "linux"))]
         {
@@ -145,12 +152,22 @@ impl OwnDisk {
 }
 
 impl Drop for OwnDisk {
-    /// Unmounts (detached: whatever a run left there goes with its last holder) and removes the folder.
+    /// Unmounts (detached: whatever a run left there goes with its last holder) and removes the folder (when it
+    /// is still where it was made: otherwise whoever moved it removes it).
     fn drop(&mut self) {
         MOUNTED.lock().unwrap_or_else(|p| p.into_inner()).retain(|m| m != &self.at);
         #[cfg(target_os = "linux")]
         {
-            let _ = rustix::mount::unmount(&self.at, rustix::mount::UnmountFlags::DETACH);
+            use rustix::fd::AsRawFd;
+            let flags = rustix::mount::UnmountFlags::DETACH;
+            match self.root.take() {
+                Some(root) => {
+                    let _ = rustix::mount::unmount(format!("/proc/self/fd/{}", root.as_raw_fd()).as_str(), flags);
+                }
+                None => {
+                    let _ = rustix::mount::unmount(&self.at, flags);
+                }
+            }
         }
         let _ = std::fs::remove_dir(&self.at);
     }
