@@ -7,6 +7,7 @@ use std::io::Write;
 use crate::cli::{exit, Classroom50Args};
 use crate::harness::model::SubmissionResult;
 use crate::harness::render::classroom50::{render_submission, Identity};
+use crate::harness::render::view::StudentView;
 use crate::harness::render::{markdown, RenderOptions};
 
 /// The identity of the submission graded: each field from its flag, else the environment variable the runner
@@ -75,10 +76,11 @@ pub fn finish(
     identity: &Identity,
     args: &Classroom50Args,
     graded: u8,
+    view: StudentView,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let options = RenderOptions::default();
+    let options = RenderOptions { view, ..RenderOptions::default() };
     if let Err(e) = render_submission(result, identity, &options, out).and_then(|_| out.flush()) {
         let _ = writeln!(err, "referee grade: cannot write result.json: {e}");
         return exit::INTERNAL;

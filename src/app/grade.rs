@@ -11,6 +11,7 @@ use crate::harness::grade::class::{discover, make_traversable, Store};
 use crate::harness::grade::roster;
 use crate::harness::grade::{self, grade_submission, Cancelled, GradeConfig, PreparedSuite};
 use crate::harness::model::{RunReport, SubmissionResult, SCHEMA_VERSION};
+use crate::harness::render::view::StudentView;
 use crate::harness::render::{self, format_points, Format, RenderOptions};
 use crate::harness::runner::{sandbox, Limits, Template};
 use crate::harness::suite;
@@ -258,10 +259,10 @@ fn grade_one(args: &GradeArgs, setup: &Setup, out: &mut dyn Write, err: &mut dyn
     };
     let code = verdict(std::slice::from_ref(&result));
     if let Some(identity) = &classroom50 {
-        return super::classroom50::finish(&result, identity, &args.classroom50, code, out, err);
+        return super::classroom50::finish(&result, identity, &args.classroom50, code, view(args), out, err);
     }
     let report = setup.report(vec![result]);
-    let options = RenderOptions { color: setup.color, redact: false };
+    let options = RenderOptions { color: setup.color, redact: false, view: view(args) };
     if let Err(e) =
         render::render(args.format.unwrap_or(Format::Terminal), &report, &options, out).and_then(|_| out.flush())
     {
@@ -489,6 +490,12 @@ pub fn parse_bytes(text: &str) -> Option<u64> {
 
 fn unix_seconds() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// The student view `grade`'s student-facing formats apply: each case as its suite says, after-due-date cases shown
+/// at once on platforms without a due-date gate only with `--show-after-due-date`.
+fn view(args: &GradeArgs) -> StudentView {
+    StudentView { show_later: args.show_after_due_date, ..StudentView::DEFAULT }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use super::file::AnswerFile;
 use super::mark::{mark, shows};
 use super::part::Part;
 use super::Variant;
-use crate::harness::model::{Captured, CaseResult, FirstDifference, Status};
+use crate::harness::model::{Captured, CaseResult, FirstDifference, Points, Status};
 
 /// Points a whole problem is worth when `--points` is not given.
 pub const PROBLEM_POINTS: f64 = 10.0;
@@ -24,7 +24,7 @@ pub fn case_name(variant: &Variant, part: &Part) -> String {
 }
 
 /// A case for `part`, unscored, with what the right answer is.
-fn base(variant: &Variant, part: &Part, status: Status, points: f64) -> CaseResult {
+fn base(variant: &Variant, part: &Part, status: Status, points: Points) -> CaseResult {
     let mut case = CaseResult::new(case_name(variant, part), status, part_points(part, points));
     case.args = vec![variant.code.clone()];
     case.expected = format!("{}\n", part.expected.show());
@@ -32,16 +32,13 @@ fn base(variant: &Variant, part: &Part, status: Status, points: f64) -> CaseResu
 }
 
 /// What `part` is worth when its problem is worth `points`.
-pub fn part_points(part: &Part, points: f64) -> f64 {
-    part.spec.points * points / PROBLEM_POINTS
-}
-
-fn round(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
+/// Exact: a part worth 3 of a 10-point problem is 3/10 of `points`.
+pub fn part_points(part: &Part, points: Points) -> Points {
+    Points::from_f64(part.spec.points).times(points).share(1, PROBLEM_POINTS as u64)
 }
 
 /// Every part of every variant as a build error: the hand-in holds no answer file (`why` says what it holds).
-pub fn unanswered(variants: &[Variant], why: &str, points: f64) -> Vec<CaseResult> {
+pub fn unanswered(variants: &[Variant], why: &str, points: Points) -> Vec<CaseResult> {
     let mut cases = Vec::new();
     for variant in variants {
         for part in &variant.parts {
@@ -54,7 +51,7 @@ pub fn unanswered(variants: &[Variant], why: &str, points: f64) -> Vec<CaseResul
 }
 
 /// Grades `file` against `variants`, each problem worth `points`.
-pub fn grade(variants: &[Variant], file: &AnswerFile, points: f64) -> Vec<CaseResult> {
+pub fn grade(variants: &[Variant], file: &AnswerFile, points: Points) -> Vec<CaseResult> {
     let mut cases = Vec::new();
     for variant in variants {
         let kind = variant.kind.name();
@@ -91,7 +88,7 @@ pub fn grade(variants: &[Variant], file: &AnswerFile, points: f64) -> Vec<CaseRe
 }
 
 /// The case of one part of a section.
-fn answer(variant: &Variant, part: &Part, section: &super::file::Section, points: f64) -> CaseResult {
+fn answer(variant: &Variant, part: &Part, section: &super::file::Section, points: Points) -> CaseResult {
     let kind = variant.kind.name();
     let key = part.spec.key;
     let expected = format!("expected {}", part.spec.form.example());
@@ -135,9 +132,10 @@ fn answer(variant: &Variant, part: &Part, section: &super::file::Section, points
         }
     };
     let marked = mark(&part.expected, &given);
-    let fraction = marked.fraction();
-    case.score = round(case.max_score * fraction);
-    if fraction >= 1.0 {
+    // Exact: every item right is the part's points, `right` of `items` that share of them.
+    let all = marked.items == 0 || marked.right >= marked.items;
+    case.score = if all { case.max_score } else { case.max_score.share(marked.right as u64, marked.items as u64) };
+    if all {
         case.status = Status::Passed;
         case.detail = "right".into();
         return case;

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use super::cause::{Cause, CauseKind};
+pub use super::points::Points;
 
 /// Version of the JSON shape below; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -298,10 +299,10 @@ pub struct CaseResult {
     pub args: Vec<String>,
     /// How it ended.
     pub status: Status,
-    /// Points earned.
-    pub score: f64,
+    /// Points earned (exact; a JSON number by [`Points`]'s rule).
+    pub score: Points,
     /// Points available.
-    pub max_score: f64,
+    pub max_score: Points,
     /// Who sees it.
     pub visibility: Visibility,
     /// What student-facing reports show of it.
@@ -340,13 +341,13 @@ pub struct CaseResult {
 impl CaseResult {
     /// A visible case named `name` with `status`, worth `max_score` and scored 0, with nothing run or compared yet:
     /// the base that builders fill in.
-    pub fn new(name: String, status: Status, max_score: f64) -> CaseResult {
+    pub fn new(name: String, status: Status, max_score: impl Into<Points>) -> CaseResult {
         CaseResult {
             name,
             args: Vec::new(),
             status,
-            score: 0.0,
-            max_score,
+            score: Points::ZERO,
+            max_score: max_score.into(),
             visibility: Visibility::Visible,
             show: Show::Full,
             tags: Vec::new(),
@@ -389,10 +390,10 @@ pub struct SubmissionResult {
     pub build: Option<BuildResult>,
     /// One result per case, in suite order.
     pub cases: Vec<CaseResult>,
-    /// Sum of case scores.
-    pub score: f64,
-    /// Sum of case maxima.
-    pub max_score: f64,
+    /// Sum of case scores (exact).
+    pub score: Points,
+    /// Sum of case maxima (exact).
+    pub max_score: Points,
     /// Identifies the grading run that produced this result (class runs resume by it).
     pub run: String,
     /// Fingerprint of the suite and commands graded against; a resumed run re-grades on a mismatch.
@@ -414,6 +415,23 @@ impl SubmissionResult {
     /// Whether any case was the grader's fault.
     pub fn has_harness_error(&self) -> bool {
         self.cases.iter().any(|c| c.status == Status::HarnessError)
+    }
+
+    /// The same result with every score and maximum multiplied by `points / max_score`, exactly, so that it is out
+    /// of `points` (a platform's `--points`): a student with every point has exactly `points`. Unchanged when it
+    /// has no points to scale.
+    pub fn scaled_to(&self, points: Points) -> SubmissionResult {
+        let mut out = self.clone();
+        let Some(factor) = points.over(self.max_score) else {
+            return out;
+        };
+        for case in &mut out.cases {
+            case.score = case.score.times(factor);
+            case.max_score = case.max_score.times(factor);
+        }
+        out.score = out.cases.iter().map(|c| c.score).sum();
+        out.max_score = out.cases.iter().map(|c| c.max_score).sum();
+        out
     }
 
     /// Sets what student-facing reports show of every case (the game graders' `--show`).

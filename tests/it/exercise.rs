@@ -12,7 +12,7 @@ use std::process::Output;
 use assert_cmd::Command;
 use referee::exercise::misconception::Misconception;
 use referee::exercise::{file, variant, Kind, Variant};
-use referee::harness::model::{Status, SubmissionResult};
+use referee::harness::model::{Points, Status, SubmissionResult};
 
 use crate::exercise_students::{answer_file, answers, kind_of, ALL};
 
@@ -276,7 +276,7 @@ fn a_class_of_31_is_graded_with_each_misconception_named_from_its_wrong_method()
                 _ => {}
             }
             if let Some((_, _, _)) = s.garbage.iter().find(|(k, gk, _)| *k == v.kind && gk == key) {
-                assert_eq!((case.status, case.score), (Status::Failed, 0.0), "{what}");
+                assert_eq!((case.status, case.score), (Status::Failed, Points::ZERO), "{what}");
                 assert!(
                     case.detail.starts_with(&format!("cannot read the answer to '{key}' (answers.txt line ")),
                     "{what}"

@@ -225,6 +225,12 @@ fn a_python_bundle_ships_its_suite_folder_and_reports_a_grader_failure_as_such()
     assert_eq!((correct["score"].as_f64(), correct["tests"][0]["max_score"].as_f64()), (Some(30.0), Some(10.0)));
     assert_eq!(correct["visibility"], "after_due_date");
     assert_eq!(correct["stdout_visibility"], "visible");
+    // Issue 33: a test's visibility overrides the top level on Gradescope, so none may be sooner than the bundle's;
+    // the summary states the score Gradescope records (not "3 / 3" beside 30), as declared plain text.
+    let tests = correct["tests"].as_array().unwrap();
+    assert!(tests.iter().all(|t| t["visibility"] == "after_due_date"), "{correct}");
+    assert_eq!(correct["output_format"], "text");
+    assert!(correct["output"].as_str().unwrap().starts_with("Score: 30 / 30."), "{correct}");
     let buggy = autograde(&zip, &|dir| python_wrong("python-depth-off-by-one", dir));
     assert!(statuses(&buggy).contains(&"failed"), "{buggy}");
     assert!(buggy["score"].as_f64().unwrap() < 30.0);
@@ -385,7 +391,10 @@ fn a_bundle_is_refused_when_its_arguments_cannot_grade_a_correct_program() {
     assert!(archive.by_name("solution/takestones.py").is_ok());
     let shipped: referee::harness::model::SubmissionResult =
         serde_json::from_reader(archive.by_name("solution.json").unwrap()).unwrap();
-    assert_eq!((shipped.score, shipped.max_score), (3.0, 3.0));
+    assert_eq!(
+        (shipped.score, shipped.max_score),
+        (referee::harness::model::Points::whole(3), referee::harness::model::Points::whole(3))
+    );
 }
 
 /// Issue 23, item 3: the bundle ships the solution so the autograder can tell a broken set-up on Gradescope from

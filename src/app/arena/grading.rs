@@ -14,7 +14,7 @@ use crate::harness::grade::class::{safe_name, write_atomic, Entry, Store};
 use crate::harness::grade::for_each_parallel;
 use crate::harness::grade::resume::plan;
 use crate::harness::grade::roster;
-use crate::harness::model::{BuildResult, SubmissionResult};
+use crate::harness::model::{BuildResult, Points, SubmissionResult};
 use crate::harness::render::format_points;
 use crate::harness::runner::sandbox;
 use crate::referee::record::GameRecord;
@@ -57,13 +57,13 @@ impl Grader<'_> {
     }
 
     /// An empty result for `entry` worth `points`.
-    pub fn result(&self, entry: &Entry, points: f64) -> SubmissionResult {
+    pub fn result(&self, entry: &Entry, points: Points) -> SubmissionResult {
         SubmissionResult {
             id: entry.id.clone(),
             source: entry.path.display().to_string(),
             build: None,
             cases: Vec::new(),
-            score: 0.0,
+            score: Points::ZERO,
             max_score: points,
             run: self.run.clone(),
             fingerprint: self.fingerprint.clone(),
@@ -225,7 +225,8 @@ pub fn run(
         let _ = writeln!(out, "{line}");
     }
     for r in &standing.report.submissions {
-        let note = r.cases.iter().filter(|c| c.max_score > 0.0).map(|c| format!("{}: {}", c.name, c.status.label()));
+        let note =
+            r.cases.iter().filter(|c| c.max_score.is_positive()).map(|c| format!("{}: {}", c.name, c.status.label()));
         let _ = writeln!(out, "{}", crate::app::class_report::student_line(r, &note.collect::<Vec<_>>().join(", ")));
     }
     // The same table as `grade`'s: 3 for the grader's failure, else 1 when a student did not pass every part of

@@ -19,7 +19,7 @@ use crate::exercise::{handin, variant, Kind, Variant, GENERATOR_VERSION};
 use crate::harness::grade::class::{Entry, Store};
 use crate::harness::grade::for_each_parallel;
 use crate::harness::grade::resume::plan;
-use crate::harness::model::{BuildResult, RunReport, SubmissionResult, SCHEMA_VERSION};
+use crate::harness::model::{BuildResult, Points, RunReport, SubmissionResult, SCHEMA_VERSION};
 use crate::harness::render::{self, format_points, Format, RenderOptions};
 
 /// The report's suite name, and the manifest's command.
@@ -44,7 +44,7 @@ impl Settings {
     fn grade(&self, entry: &Entry, handin: &str) -> SubmissionResult {
         let variants: Vec<Variant> = self.kinds.iter().map(|&k| variant(self.seed, &entry.id, k)).collect();
         let (build, cases) = match handin::answers(&entry.path) {
-            Ok(file) => (None, grade(&variants, &file, self.points)),
+            Ok(file) => (None, grade(&variants, &file, Points::from_f64(self.points))),
             Err(why) => (
                 Some(BuildResult {
                     ok: false,
@@ -52,7 +52,7 @@ impl Settings {
                     message: why.clone(),
                     elapsed_ms: 0,
                 }),
-                unanswered(&variants, &why, self.points),
+                unanswered(&variants, &why, Points::from_f64(self.points)),
             ),
         };
         SubmissionResult {
@@ -116,7 +116,7 @@ fn one(args: &ExerciseGradeArgs, settings: &Settings, path: &Path, out: &mut dyn
         ColorChoice::Never => false,
         ColorChoice::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    let options = RenderOptions { color, redact: false };
+    let options = RenderOptions { color, redact: false, view: crate::harness::render::view::StudentView::DEFAULT };
     match render::render(args.format.unwrap_or(Format::Terminal), &report, &options, out).and_then(|()| out.flush()) {
         Ok(()) => code,
         Err(e) => {

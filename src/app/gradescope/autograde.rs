@@ -23,7 +23,8 @@ use super::bundle::{Config, Kind, CONFIG, SOURCE};
 use crate::cli::{exit, Command, ExerciseCommand, RefereeCli, RunArgs};
 use crate::harness::grade::class::write_atomic;
 use crate::harness::grade::solution::full_marks;
-use crate::harness::model::{RunReport, Status, SubmissionResult};
+use crate::harness::model::{Points, RunReport, Status, SubmissionResult};
+use crate::harness::render::view::{Reveal, StudentView};
 use crate::harness::render::{self, RenderOptions};
 
 /// The id a game assignment's single student gets inside the class folder the autograder makes.
@@ -254,30 +255,29 @@ pub fn problem_line(code: u8, log: &str) -> String {
 
 /// The Gradescope object of `result`, completed as the module docs say.
 fn results_json(result: &SubmissionResult, config: &Config) -> Result<Value, String> {
+    // Scaled before it is rendered, exactly, so the summary's "Score: x / y" is the score Gradescope records.
+    let scaled = match config.points {
+        Some(points) => result.scaled_to(Points::from_f64(points)),
+        None => result.clone(),
+    };
+    let result = &scaled;
+    // The bundle's submission-wide visibility is the floor of every test's (a test's own overrides it on Gradescope).
+    let floor = config.visibility.as_deref().and_then(Reveal::from_gradescope).unwrap_or_default();
+    let view = StudentView { floor, show_later: false };
     let mut bytes = Vec::new();
-    render::gradescope::render_submission(result, &RenderOptions { color: false, redact: true }, &mut bytes)
+    render::gradescope::render_submission(result, &RenderOptions { color: false, redact: true, view }, &mut bytes)
         .map_err(|e| format!("cannot render the result: {e}"))?;
     let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| format!("cannot render the result: {e}"))?;
-    let scale = match config.points {
-        Some(points) if result.max_score > 0.0 => points / result.max_score,
-        _ => 1.0,
-    };
     if let Some(tests) = value["tests"].as_array_mut() {
         for (i, test) in tests.iter_mut().enumerate() {
             test["number"] = json!((i + 1).to_string());
-            for key in ["score", "max_score"] {
-                if let Some(x) = test[key].as_f64() {
-                    test[key] = json!(x * scale);
-                }
-            }
         }
     }
-    value["score"] = json!(result.score * scale);
     if matches!(config.kind, Kind::Mancala | Kind::Othello) {
         let won = result
             .cases
             .iter()
-            .filter(|c| c.max_score == 0.0 && c.status == Status::Passed && c.name.starts_with("vs "))
+            .filter(|c| c.max_score.is_zero() && c.status == Status::Passed && c.name.starts_with("vs "))
             .count();
         value["leaderboard"] = json!([
             {"name": "Score", "value": result.score},

@@ -33,7 +33,7 @@ use std::io::{self, Write};
 
 use super::excerpt;
 use super::RenderOptions;
-use crate::harness::model::RunReport;
+use crate::harness::model::{Points, RunReport};
 
 /// The first three columns of every gradebook.
 const FIXED: [&str; 3] = ["id", "score", "max_score"];
@@ -92,9 +92,9 @@ pub struct GradebookRow {
     /// The submission's id, as it was before it was written (the anti-formula `'` dropped).
     pub id: String,
     /// Its score.
-    pub score: f64,
+    pub score: Points,
     /// Its maximum.
-    pub max_score: f64,
+    pub max_score: Points,
     /// Each case's status label, in [`Gradebook::cases`] order (empty: the submission has no such case).
     pub statuses: Vec<String>,
     /// The hand-in's name as it was in the class folder (empty when the gradebook has no `handin` column).
@@ -155,7 +155,12 @@ pub fn read(input: impl io::Read) -> Result<Gradebook, GradebookError> {
         let line = record.position().map_or(0, csv::Position::line);
         let number = |index: usize, column: &'static str| {
             let value = record.get(index).unwrap_or_default();
-            value.parse::<f64>().map_err(|_| GradebookError::Number { line, column, value: value.to_string() })
+            value
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .map(Points::from_f64)
+                .ok_or_else(|| GradebookError::Number { line, column, value: value.to_string() })
         };
         rows.push(GradebookRow {
             id: plain(record.get(0).unwrap_or_default()),
@@ -209,8 +214,8 @@ mod tests {
             source: String::new(),
             build: None,
             cases,
-            score: 0.5,
-            max_score: 2.0,
+            score: Points::from_f64(0.5),
+            max_score: Points::from_f64(2.0),
             run: String::new(),
             fingerprint: String::new(),
             handin: String::new(),

@@ -99,7 +99,9 @@ fn write_suite(s: &SubmissionResult, options: &RenderOptions, xml: &mut Xml<'_>)
     suite.push_attribute(attribute("time", &excerpt::seconds(suite_ms(s, options))));
     xml.write_event(Event::Start(suite))?;
 
-    let hidden = s.cases.iter().filter(|c| c.visibility == Visibility::Hidden).count();
+    // A JUnit report has no due-date gate: the student view decides what is hidden in it.
+    let is_hidden = |c: &CaseResult| options.view.reveal(c, false).is_hidden();
+    let hidden = s.cases.iter().filter(|c| is_hidden(c)).count();
     xml.write_event(Event::Start(BytesStart::new("properties")))?;
     let mut properties = vec![
         ("score", excerpt::exact(s.score)),
@@ -119,7 +121,7 @@ fn write_suite(s: &SubmissionResult, options: &RenderOptions, xml: &mut Xml<'_>)
 
     let mut hidden_seen = 0;
     for (case, name) in s.cases.iter().zip(excerpt::unique_names(&s.cases)) {
-        let is_hidden = case.visibility == Visibility::Hidden;
+        let is_hidden = is_hidden(case);
         let name = if is_hidden {
             hidden_seen += 1;
             format!("hidden test {hidden_seen}")

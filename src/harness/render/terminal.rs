@@ -287,8 +287,8 @@ mod tests {
             name: "c1".into(),
             args: vec!["7".into(), "0".into(), "3".into()],
             status: Status::Failed,
-            score: 0.0,
-            max_score: 1.5,
+            score: crate::harness::model::Points::ZERO,
+            max_score: crate::harness::model::Points::from_f64(1.5),
             visibility: Visibility::Visible,
             show: crate::harness::model::Show::Full,
             tags: vec![],
@@ -311,8 +311,8 @@ mod tests {
             source: "alice.zip".into(),
             build: None,
             cases,
-            score: 0.0,
-            max_score: 1.5,
+            score: crate::harness::model::Points::ZERO,
+            max_score: crate::harness::model::Points::from_f64(1.5),
             run: "r".into(),
             fingerprint: "f".into(),
             handin: String::new(),
@@ -337,7 +337,10 @@ mod tests {
 
     #[test]
     fn color_marks_diff_lines() {
-        let text = rendered(&submission(vec![failed_case()]), RenderOptions { color: true, redact: true });
+        let text = rendered(
+            &submission(vec![failed_case()]),
+            RenderOptions { color: true, redact: true, view: crate::harness::render::view::StudentView::DEFAULT },
+        );
         assert!(text.contains("\x1b[31m-a\x1b[0m"), "{text}");
         assert!(text.contains("\x1b[32m+b\x1b[0m"), "{text}");
         assert!(text.contains("  0 ms\n"), "{text}");
