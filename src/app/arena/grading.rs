@@ -231,7 +231,8 @@ pub fn run(
     }
     // The same table as `grade`'s: 3 for the grader's failure, else 1 when a student did not pass every part of
     // the rubric (the parts that carry points; a single game lost within a part that passed is no failure).
-    let parts_passed = |r: &SubmissionResult| r.cases.iter().filter(|c| c.max_score > 0.0).all(|c| c.status.is_pass());
+    let parts_passed =
+        |r: &SubmissionResult| r.cases.iter().filter(|c| c.max_score.is_positive()).all(|c| c.status.is_pass());
     let graded = if !failures.is_empty() || standing.report.submissions.iter().any(SubmissionResult::has_harness_error)
     {
         exit::INTERNAL

@@ -65,7 +65,7 @@ use quick_xml::Writer;
 use super::excerpt::{self, StderrTail};
 use super::visible::strip_ansi;
 use super::RenderOptions;
-use crate::harness::model::{CaseResult, RunReport, Show, Status, SubmissionResult, Visibility};
+use crate::harness::model::{CaseResult, RunReport, Show, Status, SubmissionResult};
 use crate::visible::visible;
 
 type Xml<'a> = Writer<&'a mut dyn Write>;
