@@ -70,7 +70,8 @@ fn assignment_type(given: &str) -> Option<&'static str> {
 }
 
 /// Writes `result`'s `result.json` to `out` (and the release body when asked) and returns the exit code the
-/// runner reads: `graded` (grade's own code) with a failing student turned into success.
+/// runner reads: `graded` (grade's own code) with a failing student turned into success. A hand-in without a
+/// score gets no `result.json` and a nonzero code.
 pub fn finish(
     result: &SubmissionResult,
     identity: &Identity,
@@ -81,6 +82,12 @@ pub fn finish(
     err: &mut dyn Write,
 ) -> u8 {
     let options = RenderOptions { view, ..RenderOptions::default() };
+    if let Some(line) = result.outcome().reason_line() {
+        // Classroom 50 records any result.json as a grade: a hand-in without a score gets none, and the runner
+        // records the nonzero exit as an error.
+        let _ = writeln!(err, "referee grade: no result.json: {line}");
+        return if graded == exit::SUCCESS { exit::FAILED } else { graded };
+    }
     if let Err(e) = render_submission(result, identity, &options, out).and_then(|_| out.flush()) {
         let _ = writeln!(err, "referee grade: cannot write result.json: {e}");
         return exit::INTERNAL;

@@ -411,7 +411,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     };
     // Results of students graded earlier count as much as this run's.
     let standing = standing();
-    if let Err(e) = standing.write(&out_dir) {
+    if let Err(e) = standing.write_final(&out_dir) {
         write_failures.push(format!("the class files: {e}"));
     }
     let part = shard.map(|s| format!(" (shard {} of {} students)", s.label(), class.len())).unwrap_or_default();
@@ -439,7 +439,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
 
 /// A student's score and status in one short phrase, as progress lines show it: `4 / 6  all passed`.
 fn outcome_text(r: &SubmissionResult) -> String {
-    format!("{} / {}  {}", format_points(r.score), format_points(r.max_score), status_note(r))
+    format!("{}  {}", r.outcome().score_text(true), status_note(r))
 }
 
 /// `all passed`, `build error`, or how many cases did not pass.
@@ -454,11 +454,12 @@ fn status_note(r: &SubmissionResult) -> String {
     }
 }
 
-/// 0 when everything passed, 3 when the grader failed somewhere, otherwise 1 (also `exercise grade`'s).
+/// 0 when every hand-in was graded and passed, 3 when the grader failed somewhere, otherwise 1 (a hand-in short
+/// of full marks, or not graded) (also `exercise grade`'s).
 pub fn verdict(results: &[SubmissionResult]) -> u8 {
     if results.iter().any(SubmissionResult::has_harness_error) {
         exit::INTERNAL
-    } else if results.iter().all(SubmissionResult::all_passed) {
+    } else if results.iter().all(|r| r.outcome().is_graded() && r.all_passed()) {
         exit::SUCCESS
     } else {
         exit::FAILED

@@ -78,6 +78,27 @@ impl Points {
         Points(Q::new(units, unit))
     }
 
+    /// A decimal as written in a machine format (`2.849`, `-0.5`, `100`), read exactly; `None` when it is not one
+    /// (an exponent, a sign alone, more than 30 decimals or a value too large to hold).
+    pub fn parse_decimal(text: &str) -> Option<Points> {
+        let text = text.trim();
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text.strip_prefix('+').unwrap_or(text)),
+        };
+        let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+        let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if whole.is_empty() && fraction.is_empty() || !all_digits(whole) || !all_digits(fraction) || fraction.len() > 30
+        {
+            return None;
+        }
+        let unit = 10i128.checked_pow(u32::try_from(fraction.len()).ok()?)?;
+        let whole: i128 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+        let fraction: i128 = if fraction.is_empty() { 0 } else { fraction.parse().ok()? };
+        let units = whole.checked_mul(unit)?.checked_add(fraction)?;
+        Some(Points(Q::new(if negative { -units } else { units }, unit)))
+    }
+
     /// The exact fraction `numer / denom` of a point (0 for a zero `denom`).
     pub fn fraction(numer: i64, denom: i64) -> Points {
         if denom == 0 {
@@ -378,6 +399,18 @@ mod tests {
         assert_eq!((total.to_string(), total.machine(), total.json()), ("100".into(), "100".into(), 100.0));
         // What f64 gives: the bug of issue 33.
         assert_ne!((0..7).map(|_| 50.0 / 7.0).sum::<f64>() + 50.0, 100.0);
+    }
+
+    #[test]
+    fn a_machine_decimal_reads_back_exactly() {
+        for p in [Points::fraction(2849, 1000), Points::fraction(-1, 2), Points::whole(100), Points::fraction(2, 3)] {
+            let read = Points::parse_decimal(&p.machine());
+            assert_eq!(read.map(Points::machine), Some(p.machine()), "{p:?}");
+        }
+        assert_eq!(Points::parse_decimal("0.1"), Some(Points::fraction(1, 10)));
+        for bad in ["", "-", ".", "1e5", "x", "1.2.3", "NaN", "inf"] {
+            assert_eq!(Points::parse_decimal(bad), None, "{bad}");
+        }
     }
 
     #[test]

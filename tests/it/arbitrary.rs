@@ -71,14 +71,16 @@ fn case(name: String) -> impl Strategy<Value = CaseResult> {
 /// column), from a hand-in with any name or none; its score and maximum are the sums of its cases', as the
 /// comparer makes them (float noise included).
 pub fn submission() -> impl Strategy<Value = SubmissionResult> {
-    let name = prop_oneof![4 => text(10), 1 => Just("handin".to_string())];
+    let name = prop_oneof![8 => text(10), 1 => Just("handin".to_string()), 1 => Just("outcome".to_string())];
     let source = prop_oneof![1 => Just(String::new()), 3 => text(16).prop_map(|n| format!("submissions/{n}"))];
-    (text(16), source, prop::collection::btree_set(name, 1..=6))
-        .prop_flat_map(|(id, source, names)| {
+    // Issue 33, item 2: some hand-ins are not graded (with a reason that may hold any character).
+    let not_graded = prop_oneof![4 => Just(None), 1 => text(20).prop_map(Some)];
+    (text(16), source, prop::collection::btree_set(name, 1..=6), not_graded)
+        .prop_flat_map(|(id, source, names, not_graded)| {
             let cases: Vec<_> = names.into_iter().map(case).collect();
-            (Just(id), Just(source), cases)
+            (Just(id), Just(source), cases, Just(not_graded))
         })
-        .prop_map(|(id, source, cases)| SubmissionResult {
+        .prop_map(|(id, source, cases, not_graded)| SubmissionResult {
             id,
             source,
             build: None,
@@ -89,6 +91,7 @@ pub fn submission() -> impl Strategy<Value = SubmissionResult> {
             fingerprint: "f".into(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded,
         })
 }
 

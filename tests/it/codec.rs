@@ -89,9 +89,20 @@ proptest! {
         prop_assert_eq!(book.rows.len(), report.submissions.len());
         for (row, s) in book.rows.iter().zip(&report.submissions) {
             prop_assert_eq!(&row.id, &s.id);
-            read_back(row.score, s.score)?;
             read_back(row.max_score, s.max_score)?;
-            prop_assert_eq!(row.score == row.max_score, s.score == s.max_score, "{:?} of {:?}", s.score, s.max_score);
+            // Issue 33, item 2: only a graded hand-in has a score; the cell of one without is empty, never 0, and
+            // the outcome column says why.
+            match s.outcome().score() {
+                Some(score) => {
+                    let read = row.score.ok_or_else(|| TestCaseError::fail(format!("no score for {:?}", s.id)))?;
+                    read_back(read, score)?;
+                    prop_assert_eq!(read == row.max_score, s.score == s.max_score, "{:?} of {:?}", s.score, s.max_score);
+                }
+                None => {
+                    prop_assert_eq!(row.score, None);
+                    prop_assert_eq!(Some(row.outcome.clone()), s.outcome().reason());
+                }
+            }
             let named = report.submissions.iter().any(|s| !s.source.is_empty());
             let handin = std::path::Path::new(&s.source).file_name().map(|n| n.to_string_lossy().into_owned());
             prop_assert_eq!(&row.handin, &if named { handin.unwrap_or_default() } else { String::new() });
@@ -131,11 +142,19 @@ proptest! {
                 suite.descendants().find(|p| p.has_tag_name("property") && p.attribute("name") == Some(name))
                     .and_then(|p| p.attribute("value")).map(String::from)
             };
-            let score = Points::from_f64(property("score").unwrap().parse().unwrap());
-            read_back(score, s.score)?;
-            let max = Points::from_f64(property("max_score").unwrap().parse().unwrap());
+            let max = Points::parse_decimal(&property("max_score").unwrap()).unwrap();
             read_back(max, s.max_score)?;
-            prop_assert_eq!(score == max, s.score == s.max_score);
+            match s.outcome().score() {
+                Some(_) => {
+                    let score = Points::parse_decimal(&property("score").unwrap()).unwrap();
+                    read_back(score, s.score)?;
+                    prop_assert_eq!(score == max, s.score == s.max_score);
+                }
+                None => {
+                    prop_assert_eq!(property("score"), None);
+                    prop_assert_eq!(property("outcome").map(|o| o.contains("not graded")), Some(true));
+                }
+            }
             // A JUnit report has no due-date gate: after-due-date cases are hidden in it too.
             let hidden = s.cases.iter().filter(|c| c.visibility != Visibility::Visible).count();
             prop_assert_eq!(property("hidden_tests"), (hidden > 0).then(|| hidden.to_string()));
@@ -192,12 +211,13 @@ fn a_hostile_name_survives_both_files() {
             fingerprint: String::new(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         }],
     };
     let book = csv::read(rendered(Format::Csv, &report).as_slice()).unwrap();
     assert_eq!(
         (book.rows[0].id.as_str(), book.cases[0].as_str(), book.rows[0].score),
-        (name, name, Points::from_f64(0.849))
+        (name, name, Some(Points::from_f64(0.849)))
     );
     let xml = String::from_utf8(rendered(Format::Junit, &report)).unwrap();
     let doc = roxmltree::Document::parse(&xml).unwrap();

@@ -3,7 +3,9 @@
 //! states the same score per student, exactly: text for people writes the one display rule (`points::pair`), the
 //! machine formats give back the exact value (JSON) or its exact nine-decimal cut (CSV, JUnit), full marks read as
 //! full marks exactly when they are, everywhere; and nothing the student view hides, and no expected output a case's
-//! `show` withholds, appears in a student-facing file.
+//! `show` withholds, appears in a student-facing file. A hand-in without a score (not graded, or the grader failed:
+//! issue 33, item 2) has none in any format: an empty gradebook cell, `null` in JSON, `not graded` for people, no
+//! Gradescope or PrairieLearn score and no Classroom 50 file.
 
 use proptest::prelude::*;
 use referee::harness::model::{Points, RunReport, SubmissionResult, Visibility};
@@ -52,8 +54,14 @@ fn student_files(s: &SubmissionResult, options: &RenderOptions) -> Vec<(&'static
     files.push(("markdown", utf8(std::mem::take(&mut out))));
     prairielearn::render_submission(s, options, &mut out).unwrap();
     files.push(("prairielearn", utf8(std::mem::take(&mut out))));
-    classroom50::render_submission(s, &identity(), options, &mut out).unwrap();
-    files.push(("classroom50", utf8(std::mem::take(&mut out))));
+    // Classroom 50 records any result.json as a grade: a hand-in without a score gets none (an error here).
+    match classroom50::render_submission(s, &identity(), options, &mut out) {
+        Ok(()) => files.push(("classroom50", utf8(std::mem::take(&mut out)))),
+        Err(e) => {
+            assert!(!s.outcome().is_graded(), "{e}");
+            out.clear();
+        }
+    }
     let one =
         RunReport { schema: referee::harness::model::SCHEMA_VERSION, suite: "s".into(), submissions: vec![s.clone()] };
     render(Format::Junit, &one, options, &mut out).unwrap();
@@ -80,24 +88,64 @@ proptest! {
         let page = referee::harness::render::html::ClassPage { title: "t".into(), expected: report.submissions.len(), feedback: &feedback };
         referee::harness::render::html::render_class(&report, &page, &mut html).unwrap();
         let html = utf8(html);
-        let full = report.submissions.iter().filter(|s| s.max_score.is_positive() && s.score == s.max_score).count();
+        let full = report
+            .submissions
+            .iter()
+            .filter(|s| s.outcome().is_graded() && s.max_score.is_positive() && s.score == s.max_score)
+            .count();
         let counted = format!("<dt>Full marks</dt><dd>{full}</dd>");
         prop_assert!(html.contains(&counted), "report.html lacks {}", counted);
 
         for (k, s) in report.submissions.iter().enumerate() {
-            let said = pair(s.score, s.max_score, true);
-            let is_full = s.score == s.max_score;
+            // Issue 33, item 2: one outcome per hand-in, and every format states it; a hand-in without a score
+            // (not graded, or the grader failed) has none anywhere, never a 0.
+            let outcome = s.outcome();
+            let graded = outcome.is_graded();
+            let said = outcome.score_text(true);
+            if graded {
+                prop_assert_eq!(&said, &pair(s.score, s.max_score, true));
+            }
+            let is_full = graded && s.score == s.max_score;
             // The class files: exact (JSON), the exact nine-decimal cut (CSV), the display rule (report.html).
             let row = &book.rows[k];
-            prop_assert_eq!((row.score.machine(), row.max_score.machine()), (s.score.machine(), s.max_score.machine()));
-            prop_assert_eq!(row.score == row.max_score, is_full);
+            prop_assert_eq!(row.score.map(Points::machine), outcome.score().map(Points::machine));
+            prop_assert_eq!(row.max_score.machine(), s.max_score.machine());
+            prop_assert_eq!(row.score == Some(row.max_score), is_full);
             let stored = &json["submissions"][k];
-            prop_assert_eq!(Points::from_json(stored["score"].as_f64().unwrap()), s.score);
+            prop_assert_eq!(stored["score"].as_f64().map(Points::from_json), outcome.score(), "{}", stored);
             prop_assert_eq!(Points::from_json(stored["max_score"].as_f64().unwrap()), s.max_score);
             prop_assert_eq!(stored["score"] == stored["max_score"], is_full, "{}", stored);
             prop_assert!(html.contains(&format!(">{said}<")), "report.html lacks {}", said);
 
             for (format, text) in student_files(s, &options) {
+                if !graded {
+                    // No score in any student file; each says it was not graded.
+                    match format {
+                        "gradescope" => {
+                            let v: Value = serde_json::from_str(&text).unwrap();
+                            prop_assert!(v.get("score").is_none(), "{}", v);
+                            prop_assert_eq!(v["tests"].as_array().map(Vec::len), Some(0));
+                            prop_assert!(v["output"].as_str().unwrap().starts_with("not graded"), "{}", v["output"]);
+                        }
+                        "markdown" => {
+                            let title = text.lines().next().unwrap();
+                            prop_assert!(title.ends_with(&format!(": {said}")), "{}", title);
+                        }
+                        "terminal" => {
+                            prop_assert!(text.lines().any(|l| l == format!("score: {said}")), "{}", text);
+                        }
+                        "junit" => {
+                            prop_assert!(!text.contains("name=\"score\""), "{}", text);
+                            prop_assert!(text.contains("name=\"outcome\" value=\"not graded"), "{}", text);
+                        }
+                        "prairielearn" => {
+                            let v: Value = serde_json::from_str(&text).unwrap();
+                            prop_assert_eq!(&v["gradable"], false);
+                            prop_assert!(v.get("score").is_none(), "{}", v);
+                        }
+                        other => prop_assert!(false, "{} wrote a file for a hand-in without a score", other),
+                    }
+                } else {
                 match format {
                     "gradescope" => {
                         let v: Value = serde_json::from_str(&text).unwrap();
@@ -141,6 +189,7 @@ proptest! {
                         let (got, of) = (v["score"].as_u64().unwrap(), v["max-score"].as_u64().unwrap());
                         prop_assert_eq!(got == of, is_full, "{}/{} for {:?} of {:?}", got, of, s.score, s.max_score);
                     }
+                }
                 }
                 // Nothing hidden: a case the view hides on this platform shows neither output; an expected output
                 // its `show` withholds appears nowhere.

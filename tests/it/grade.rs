@@ -576,6 +576,21 @@ fn a_failure_every_hand_in_shares_is_named_as_the_graders() {
     assert!(stdout.find("suspected grader problem").unwrap() < summary, "above the summary: {stdout}");
     let html = fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("suspected grader problem: all 3 hand-ins failed case"), "report.html names it");
+    // Issue 33, item 2: no grade of that run is final: every file lists each hand-in as not graded, never the 0
+    // it got (main wrote 0 for everyone in the gradebook and the platform files).
+    let book = referee::harness::render::csv::read(fs::File::open(out.join("gradebook.csv")).unwrap()).unwrap();
+    assert_eq!(book.rows.len(), 3);
+    for row in &book.rows {
+        assert_eq!(row.score, None, "{}: an empty score cell", row.id);
+        assert!(row.outcome.starts_with("not graded: not final: suspected grader problem"), "{}", row.outcome);
+        assert!(!out.join("gradescope").join(&row.id).join("results.json").exists(), "{}", row.id);
+        let feedback = fs::read_to_string(out.join("feedback").join(format!("{}.md", row.id))).unwrap();
+        assert!(feedback.starts_with(&format!("# {}: not graded\n", row.id)), "{feedback}");
+        let line = stdout.lines().find(|l| l.trim_start().starts_with(row.id.as_str())).unwrap();
+        assert!(line.contains("not graded: not final") && !line.contains(" 0 / "), "{line}");
+    }
+    let report: serde_json::Value = serde_json::from_slice(&fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert!(report["submissions"].as_array().unwrap().iter().all(|s| s["score"].is_null()), "{report}");
     // Fixed, the same class passes; a wrong program among right ones is only that student's failure.
     python_wrong("python-wrong-format", &class.join("carol-HW2-P3"));
     let fixed = run(&format!("{} {{dir}}/takestones.py {{args}}", python()));
@@ -584,6 +599,12 @@ fn a_failure_every_hand_in_shares_is_named_as_the_graders() {
     assert!(
         !stdout.contains("suspected") && !fs::read_to_string(out.join("report.html")).unwrap().contains("suspected")
     );
+    // And the grades are final again, in every file.
+    let book = referee::harness::render::csv::read(fs::File::open(out.join("gradebook.csv")).unwrap()).unwrap();
+    assert!(book.rows.iter().all(|r| r.score.is_some() && r.outcome.is_empty()), "{book:?}");
+    for row in &book.rows {
+        assert!(out.join("gradescope").join(&row.id).join("results.json").exists(), "{}", row.id);
+    }
 }
 
 /// Issue 23, item 9: a hand-in removed from the class folder stayed in gradebook.csv and report.html but not in
@@ -721,5 +742,12 @@ fn a_hand_in_the_grader_cannot_read_gets_a_row_saying_so() {
         assert!(r.cases.iter().all(|c| c.status == Status::HarnessError), "{id}: {:?}", r.cases);
         let message = &r.build.as_ref().unwrap().message;
         assert!(message.starts_with("the grader could not read the hand-in: "), "{id}: {message}");
+        // Issue 33, item 2: the grader's failure writes nothing final for the student: no score in the gradebook
+        // (main wrote 0) and no Gradescope file to upload.
+        assert!(!out.join("gradescope").join(id).join("results.json").exists(), "{id}");
     }
+    let book = referee::harness::render::csv::read(fs::File::open(out.join("gradebook.csv")).unwrap()).unwrap();
+    let scores: Vec<(&str, bool)> = book.rows.iter().map(|r| (r.id.as_str(), r.score.is_some())).collect();
+    assert_eq!(scores, [("alice", true), ("ghost", false), ("pipe", false)]);
+    assert!(book.rows[1].outcome.starts_with("not graded: the grader failed"), "{}", book.rows[1].outcome);
 }

@@ -63,6 +63,26 @@ pub fn run_autograder(root: &Path) -> Value {
     value
 }
 
+/// Runs the real run_autograder against `root` for a submission that gets no score (issue 33, item 2: the grader
+/// failed, or it was not graded): no results.json is left (so Gradescope records no score, never a 0) and the exit
+/// code is nonzero; returns the exit code and what it printed (the autograder output the staff see).
+pub fn run_autograder_unscored(root: &Path) -> (Option<i32>, String) {
+    let out = std::process::Command::new("bash")
+        .arg(root.join("run_autograder"))
+        .env("AUTOGRADER_ROOT", root)
+        .output()
+        .unwrap();
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr_of(&out));
+    let results = root.join("results/results.json");
+    assert!(
+        !results.exists(),
+        "a results.json for a submission without a score: {}",
+        fs::read_to_string(&results).unwrap_or_default()
+    );
+    assert!(!out.status.success(), "{said}");
+    (out.status.code(), said)
+}
+
 fn stderr_of(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -240,19 +260,21 @@ fn a_python_bundle_ships_its_suite_folder_and_reports_a_grader_failure_as_such()
     install(&zip, root.path());
     let path = root.path().join("source/config.json");
     fs::write(&path, fs::read_to_string(&path).unwrap().replace(&python(), "/nonexistent/python3")).unwrap();
-    let failed = run_autograder(root.path());
-    let output = failed["output"].as_str().unwrap();
-    assert!(output.contains("harness error") && output.contains("not a fault in your submission"), "{output}");
-    // And a grader that cannot even start still leaves a valid results.json that says so.
+    // Issue 33, item 2: no results.json, so Gradescope records no score (main wrote "score": 0.0); exit 3.
+    let (code, said) = run_autograder_unscored(root.path());
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("harness error") && said.contains("not a fault in the submission"), "{said}");
+    // A grader that cannot even start leaves none either.
     fs::remove_file(root.path().join("source/referee")).unwrap();
-    let stopped = run_autograder(root.path());
-    assert!(stopped["output"].as_str().unwrap().contains("stopped before grading"), "{stopped}");
-    // So does a broken configuration.
+    let (code, said) = run_autograder_unscored(root.path());
+    assert_ne!(code, Some(0), "{said}");
+    // Nor does a broken configuration.
     let root2 = tempfile::tempdir().unwrap();
     install(&zip, root2.path());
     fs::write(root2.path().join("source/config.json"), "{").unwrap();
-    let unreadable = run_autograder(root2.path());
-    assert!(unreadable["output"].as_str().unwrap().contains("config.json is not valid"), "{unreadable}");
+    let (code, said) = run_autograder_unscored(root2.path());
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("config.json is not valid"), "{said}");
 }
 
 #[test]
@@ -424,11 +446,11 @@ fn the_autograder_says_it_is_broken_when_the_solution_fails_in_the_container() {
     let expected = root.path().join("source/suite/output1.txt");
     fs::write(&expected, fs::read_to_string(&expected).unwrap().replacen('1', "2", 1)).unwrap();
     materialize(&fixture("submissions/python-stats"), &[], &root.path().join("submission"));
-    let results = run_autograder(root.path());
-    let output = results["output"].as_str().unwrap();
+    // Issue 33, item 2: the submission gets no score at all (main wrote "score": 0.0).
+    let (code, said) = run_autograder_unscored(root.path());
+    assert_eq!(code, Some(3), "{said}");
     assert!(
-        output.contains("the autograder itself is broken") && output.contains("not a fault in your submission"),
-        "{output}"
+        said.contains("the autograder itself is broken") && said.contains("not a fault in the submission"),
+        "{said}"
     );
-    assert_eq!(results["score"], 0.0);
 }

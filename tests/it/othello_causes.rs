@@ -344,6 +344,7 @@ fn grading_gives_the_same_causes_as_feedback() {
         fingerprint: "f".into(),
         handin: String::new(),
         sandbox: Vec::new(),
+        not_graded: None,
     };
     add_check(
         &mut result,

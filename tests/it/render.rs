@@ -119,6 +119,7 @@ fn alice() -> SubmissionResult {
         fingerprint: "suite-fp-1".into(),
         handin: String::new(),
         sandbox: Vec::new(),
+        not_graded: None,
     }
 }
 
@@ -158,6 +159,7 @@ fn bob() -> SubmissionResult {
         fingerprint: "suite-fp-1".into(),
         handin: String::new(),
         sandbox: Vec::new(),
+        not_graded: None,
     }
 }
 
@@ -332,6 +334,7 @@ fn shown(show: Show) -> SubmissionResult {
         fingerprint: "f".into(),
         handin: String::new(),
         sandbox: vec!["landlock".into(), "network".into()],
+        not_graded: None,
     }
 }
 

@@ -223,6 +223,7 @@ fn a_score_of_0_849_is_never_1() {
             fingerprint: String::new(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         };
         let report = RunReport { schema: SCHEMA_VERSION, suite: "s".into(), submissions: vec![s.clone()] };
         for (format, text) in [

@@ -191,6 +191,7 @@ fn report(t: &Texts) -> RunReport {
         fingerprint: "f".into(),
         handin: String::new(),
         sandbox: Vec::new(),
+        not_graded: None,
     };
     let build =
         BuildResult { ok: false, command: format!("javac {}", t.name), message: t.stderr.clone(), elapsed_ms: 1 };

@@ -15,7 +15,6 @@ use crate::harness::grade::for_each_parallel;
 use crate::harness::grade::resume::plan;
 use crate::harness::grade::roster;
 use crate::harness::model::{BuildResult, Points, SubmissionResult};
-use crate::harness::render::format_points;
 use crate::harness::runner::sandbox;
 use crate::referee::record::GameRecord;
 use crate::referee::slots::CpuSlots;
@@ -69,6 +68,7 @@ impl Grader<'_> {
             fingerprint: self.fingerprint.clone(),
             handin: String::new(),
             sandbox: self.sandbox.clone(),
+            not_graded: None,
         }
     }
 }
@@ -192,13 +192,12 @@ pub fn run(
             if let Err(e) = saved {
                 failures.push(format!("{}: {e}", result.id));
             }
-            progress
-                .finish(&result.id, &format!("{} / {}", format_points(result.score), format_points(result.max_score)));
+            progress.finish(&result.id, &crate::app::class_report::points_text(&result));
         },
     );
     progress.close();
     let standing = standing();
-    if let Err(e) = standing.write(&out_dir) {
+    if let Err(e) = standing.write_final(&out_dir) {
         failures.push(format!("class files: {e}"));
     }
     for f in &failures {
@@ -231,8 +230,9 @@ pub fn run(
     }
     // The same table as `grade`'s: 3 for the grader's failure, else 1 when a student did not pass every part of
     // the rubric (the parts that carry points; a single game lost within a part that passed is no failure).
-    let parts_passed =
-        |r: &SubmissionResult| r.cases.iter().filter(|c| c.max_score.is_positive()).all(|c| c.status.is_pass());
+    let parts_passed = |r: &SubmissionResult| {
+        r.outcome().is_graded() && r.cases.iter().filter(|c| c.max_score.is_positive()).all(|c| c.status.is_pass())
+    };
     let graded = if !failures.is_empty() || standing.report.submissions.iter().any(SubmissionResult::has_harness_error)
     {
         exit::INTERNAL

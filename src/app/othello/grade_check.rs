@@ -149,6 +149,7 @@ mod tests {
             fingerprint: "f".into(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         };
         let mut out = Vec::new();
         gradescope::render_submission(&s, &RenderOptions::default(), &mut out).unwrap();

@@ -133,6 +133,7 @@ mod tests {
             fingerprint: settings.into(),
             handin: handin.into(),
             sandbox: Vec::new(),
+            not_graded: None,
         }
     }
 

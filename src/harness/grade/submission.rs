@@ -73,6 +73,7 @@ pub fn grade_submission(
         fingerprint: fingerprint.clone(),
         handin: String::new(),
         sandbox: config.sandbox.layers.names(),
+        not_graded: None,
     };
     if let Some(message) = disk_shortage(scratch, config.limits.disk_bytes, &config.sandbox) {
         return Ok(finish(None, not_run(suite, Status::HarnessError, &message)));

@@ -35,8 +35,9 @@
 //! either way, so only their `max-score` differs, never their share.
 //! A hidden case keeps its row (its points count) but its output only says it is hidden and how it ended. Names
 //! are made unique (` (2)`, ...), since the gradebook keys a row by its name. A build error is the student's:
-//! every test fails and its output carries the compiler's message. Only a fault of the grader's own makes
-//! `referee grade` exit nonzero, which the runner records as an error instead of a score.
+//! every test fails and its output carries the compiler's message. Only a hand-in without a score (the grader's
+//! own fault, or not graded: [`crate::harness::outcome::Outcome`]) makes `referee grade` write no `result.json`
+//! and exit nonzero, which the runner records as an error instead of a score.
 
 use std::io::{self, Write};
 
@@ -91,13 +92,20 @@ pub fn render(_report: &RunReport, _options: &RenderOptions, _out: &mut dyn Writ
 /// Writes `result.json` for `s` (format in the module docs), pretty-printed, newline-terminated.
 ///
 /// # Errors
-/// Only the writer's errors.
+/// The writer's errors, and [`io::ErrorKind::InvalidInput`] for a hand-in without a score (not graded, or the
+/// grader failed: [`crate::harness::outcome::Outcome`]): Classroom 50 would record any `result.json` as a grade.
 pub fn render_submission(
     s: &SubmissionResult,
     identity: &Identity,
     options: &RenderOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    if let Some(line) = s.outcome().reason_line() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("no result.json for a hand-in without a score: {line}"),
+        ));
+    }
     let scale = scale(&s.cases);
     let tests: Vec<Test> = s
         .cases
@@ -263,6 +271,7 @@ mod tests {
             fingerprint: String::new(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         };
         let test = Test::new(&s.cases[0], "c".into(), scale(&s.cases), &s, &StudentView::DEFAULT);
         assert_eq!((test.score, test.max_score), (3332, 3333));

@@ -31,6 +31,10 @@
 //! }
 //! ```
 //!
+//! A hand-in without a score ([`crate::harness::outcome::Outcome`]: not graded, or the grader failed) is written
+//! with no `score` and no tests, its `output` saying why: Gradescope has nothing to record as a grade (the
+//! autograder writes no `results.json` for it at all, `app::gradescope::autograde`).
+//!
 //! Text is plain (Gradescope's default `text` output format, shown in a `<pre>`). What a test's `output` quotes
 //! follows the case's [`crate::harness::model::Show`] (`excerpt::case_lines`): under `actual-only` and `none` the
 //! expected output never appears. The sandbox layers are the TA's concern and stay out. When the build failed, every
@@ -65,8 +69,23 @@ pub fn render(report: &RunReport, options: &RenderOptions, out: &mut dyn Write) 
 ///
 /// Only the writer's errors.
 pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    if let Some(reason) = s.outcome().reason_line() {
+        // No score, and no scored test Gradescope could add one up from: what it records is not a grade.
+        let results = Results {
+            score: None,
+            execution_time: None,
+            output: format!(
+                "{reason}\n\nThis is not a grade: the course staff will look at this submission. Please tell them if \
+                 you think it should have been graded."
+            ),
+            output_format: "text",
+            tests: Vec::new(),
+        };
+        super::json_text::to_writer_pretty(&mut *out, &results)?;
+        return writeln!(out);
+    }
     let results = Results {
-        score: s.score,
+        score: Some(s.score),
         execution_time: (!options.redact).then(|| execution_seconds(s)),
         output: summary(s, &options.view),
         output_format: "text",
@@ -83,7 +102,8 @@ pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mu
 
 #[derive(Serialize)]
 struct Results<'a> {
-    score: Points,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<Points>,
     #[serde(skip_serializing_if = "Option::is_none")]
     execution_time: Option<f64>,
     output: String,
@@ -220,6 +240,7 @@ mod tests {
             fingerprint: "f".into(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         }
     }
 

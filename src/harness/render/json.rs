@@ -124,6 +124,7 @@ mod tests {
                 fingerprint: "f".into(),
                 handin: String::new(),
                 sandbox: Vec::new(),
+                not_graded: None,
             }],
         }
     }

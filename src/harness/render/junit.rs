@@ -33,6 +33,8 @@
 //! - The student's failures (`failed`, `timeout`, `crashed`, `nonzero-exit`, `output-limit`, `build-error`) are
 //!   `<failure>`; a harness error, the grader's own fault, is `<error>`. `type` is the status as the JSON spells it;
 //!   `message` is the status label and the one-line detail.
+//! - A hand-in without a score ([`crate::harness::outcome::Outcome`]: not graded, or the grader failed) has an
+//!   `outcome` property (`not graded: why`) instead of `score`.
 //! - `score` and `max_score` are the submission's points exactly as stored (the shortest decimal that reads back
 //!   as the same number, [`exact_points`](super::exact_points)); the `score:` line of a failure is the case's
 //!   points as people read them ([`format_points`](super::format_points): at most four decimals, cut, never
@@ -103,11 +105,13 @@ fn write_suite(s: &SubmissionResult, options: &RenderOptions, xml: &mut Xml<'_>)
     let is_hidden = |c: &CaseResult| options.view.reveal(c, false).is_hidden();
     let hidden = s.cases.iter().filter(|c| is_hidden(c)).count();
     xml.write_event(Event::Start(BytesStart::new("properties")))?;
-    let mut properties = vec![
-        ("score", excerpt::exact(s.score)),
-        ("max_score", excerpt::exact(s.max_score)),
-        ("source", visible(&s.source)),
-    ];
+    // Only a graded hand-in has a score; one without says why instead (never a 0).
+    let mut properties = match s.outcome().score() {
+        Some(score) => vec![("score", excerpt::exact(score))],
+        None => vec![("outcome", s.outcome().reason_line().unwrap_or_default())],
+    };
+    properties.push(("max_score", excerpt::exact(s.max_score)));
+    properties.push(("source", visible(&s.source)));
     if hidden > 0 {
         properties.push(("hidden_tests", hidden.to_string()));
     }

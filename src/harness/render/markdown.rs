@@ -39,7 +39,8 @@
 //!
 //! - The title holds the id and the score (at most four decimals, cut, never rounded up: a partial score never
 //!   reads as full marks); a summary line follows with the counts by status, and says that some tests are hidden
-//!   when some are.
+//!   when some are. A hand-in without a score ([`crate::harness::outcome::Outcome`]: not graded, or the grader
+//!   failed) says `not graded` in the title instead, and why in a bold line under it.
 //! - The table lists every case with `✓`/`✗`, its status label and `score / max`. Cases whose visibility is
 //!   `hidden` are folded into one row (how many, their statuses, their points) with no names or arguments, and get
 //!   no section: the student sees how many points hidden cases gave, not what they were. `after-due-date` cases
@@ -101,7 +102,10 @@ fn write_submission(
 ) -> io::Result<()> {
     // A feedback file has no due-date gate: the student view decides what is hidden in it.
     let is_hidden = |c: &CaseResult| view.reveal(c, false).is_hidden();
-    writeln!(out, "# {}: {}\n", escape(&s.id), excerpt::points(s.score, s.max_score, true))?;
+    writeln!(out, "# {}: {}\n", escape(&s.id), s.outcome().score_text(true))?;
+    if let Some(line) = s.outcome().reason_line() {
+        writeln!(out, "**{}**\n", escape(&line))?;
+    }
     let passed = s.cases.iter().filter(|c| c.status.is_pass()).count();
     let mut counts = format!("{passed} of {} cases passed ({}).", s.cases.len(), excerpt::status_counts(&s.cases));
     let hidden = s.cases.iter().filter(|c| is_hidden(c)).count();

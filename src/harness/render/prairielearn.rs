@@ -102,6 +102,15 @@ fn results(s: &SubmissionResult, view: &StudentView) -> Value {
         let first = s.cases.iter().find(|c| c.status == Status::HarnessError).map_or("", |c| c.detail.as_str());
         return grader_fault(&format!("it could not run a test ({})", excerpt::tame(first)));
     }
+    if let crate::harness::outcome::Outcome::NotGraded(_) = s.outcome() {
+        // No score: PrairieLearn's "not gradable" charges no attempt and records nothing.
+        return json!({
+            "gradable": false,
+            "format_errors": [s.outcome().reason_line().unwrap_or_default()],
+            "message": "not graded",
+            "tests": [],
+        });
+    }
     let score = s.score.proportion(s.max_score);
     let passed = s.cases.iter().filter(|c| c.status.is_pass()).count();
     let message = format!(

@@ -38,11 +38,14 @@ pub struct Summary {
     pub zero: usize,
     /// Students none of whose cases ran (a failed build, or only harness errors).
     pub not_run: usize,
+    /// Hand-ins without a score (not graded, or the grader failed): left out of the mean, the median, the
+    /// histogram and every count of scores.
+    pub not_graded: usize,
 }
 
 /// The summary of `report` for a class of `expected` hand-ins.
 pub fn summarize(report: &RunReport, expected: usize) -> Summary {
-    let subs = &report.submissions;
+    let subs: Vec<&SubmissionResult> = report.submissions.iter().filter(|s| s.outcome().is_graded()).collect();
     let mut scores: Vec<Points> = subs.iter().map(|s| s.score).collect();
     scores.sort();
     let median = match scores.len() {
@@ -52,12 +55,13 @@ pub fn summarize(report: &RunReport, expected: usize) -> Summary {
     };
     Summary {
         graded: subs.len(),
-        pending: expected.saturating_sub(subs.len()),
+        pending: expected.saturating_sub(report.submissions.len()),
         mean: scores.iter().sum::<Points>().share(1, subs.len() as u64),
         median,
         full_marks: subs.iter().filter(|s| s.max_score.is_positive() && s.score >= s.max_score).count(),
         zero: subs.iter().filter(|s| !s.score.is_positive()).count(),
         not_run: subs.iter().filter(|s| not_run(s)).count(),
+        not_graded: report.submissions.len() - subs.len(),
     }
 }
 
@@ -68,7 +72,7 @@ fn not_run(s: &SubmissionResult) -> bool {
 /// The histogram's bins: one per whole point when everyone has the same maximum of at most 20 points and whole
 /// scores, otherwise ten bins of percent of the maximum (the last one holds 90–100%).
 pub fn bins(report: &RunReport) -> Vec<Bin> {
-    let subs = &report.submissions;
+    let subs: Vec<&SubmissionResult> = report.submissions.iter().filter(|s| s.outcome().is_graded()).collect();
     let max = subs.first().map_or(Points::ZERO, |s| s.max_score);
     if max.is_positive()
         && max <= Points::whole(20)
@@ -80,7 +84,7 @@ pub fn bins(report: &RunReport) -> Vec<Bin> {
             .collect();
     }
     let mut counts = [0usize; 10];
-    for s in subs {
+    for s in &subs {
         let fraction =
             if s.max_score.is_positive() { (s.score.to_f64() / s.max_score.to_f64()).clamp(0.0, 1.0) } else { 0.0 };
         counts[((fraction * 10.0) as usize).min(9)] += 1;
@@ -151,7 +155,10 @@ fn write_summary(out: &mut dyn Write, report: &RunReport, s: &Summary) -> io::Re
         ("Full marks", s.full_marks.to_string()),
         ("Zero", s.zero.to_string()),
         ("Not run (build or grader failed)", s.not_run.to_string()),
-    ] {
+    ]
+    .into_iter()
+    .chain((s.not_graded > 0).then(|| ("Not graded (no score)", s.not_graded.to_string())))
+    {
         writeln!(out, "<dt>{term}</dt><dd>{}</dd>", text(&value))?;
     }
     writeln!(out, "</dl>")?;
@@ -314,7 +321,10 @@ fn write_students(out: &mut dyn Write, report: &RunReport, page: &ClassPage<'_>)
             }
         }
         let mut badges = String::new();
-        if s.max_score.is_positive() && s.score >= s.max_score {
+        let outcome = s.outcome();
+        if let Some(line) = outcome.reason_line() {
+            badges.push_str(&badge("s-not-graded", &line));
+        } else if s.max_score.is_positive() && s.score >= s.max_score {
             badges.push_str(&badge("s-full", "full marks"));
         } else if !s.score.is_positive() {
             badges.push_str(&badge("s-zero", "zero"));
@@ -325,14 +335,14 @@ fn write_students(out: &mut dyn Write, report: &RunReport, page: &ClassPage<'_>)
         let mut names: Vec<String> = s.cases.iter().flat_map(case_causes).map(|n| n.name).collect();
         names.sort();
         names.dedup();
-        let percent = percent(s.score, s.max_score);
+        let percent = if outcome.is_graded() { percent(s.score, s.max_score) } else { "—".to_string() };
         writeln!(
             out,
             "<tr><th scope=\"row\"><a href=\"{}\">{}</a></th><td class=\"num\">{}</td><td class=\"num opt\">{percent}</td>\
              <td class=\"badges\">{badges}</td><td>{}</td></tr>",
             text(&(page.feedback)(&s.id)),
             text(&s.id),
-            crate::harness::points::pair(s.score, s.max_score, true),
+            text(&outcome.score_text(true)),
             text(&names.join(", "))
         )?;
     }
@@ -379,6 +389,7 @@ mod tests {
             fingerprint: String::new(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         }
     }
 
