@@ -13,8 +13,9 @@
 //! - JSON numbers (the results model, Gradescope, PrairieLearn): the exact `f64` when the value is a decimal of at
 //!   most [`INPUT_DECIMALS`] decimals (`0.5`, `0.1`, `100`), otherwise the largest `f64` below the value, so a JSON
 //!   number never exceeds the points earned and equals a maximum only when it is one. Reading such a number back
-//!   recovers the exact fraction (the fraction of smallest denominator that writes as that number), so a resumed run
-//!   keeps exact scores.
+//!   gives the decimal when it writes with at most nine decimals, else the fraction of smallest denominator that
+//!   writes as that number: exact for a rubric's decimals and shares (50/7), so a resumed run keeps exact scores;
+//!   not for every fraction (an f64 cannot tell apart every two fractions), but always one that writes the same.
 
 use std::fmt;
 use std::iter::Sum;
@@ -234,16 +235,12 @@ impl Points {
             .then(|| Points::from_f64(x))
             .filter(|d| d.json() == x);
         let fraction = convergents(x).into_iter().find(|p| p.json() == x);
+        // A decimal first: a convergent with a smaller denominator can write as the same number as a nine-decimal
+        // score (1.558586647), which a TA's rubric gives far more often than such a fraction. A fraction of more
+        // decimals (71.42857142857143 is 500/7) is the simplest that writes as `x`: exact for the shares a
+        // rubric makes, not for every fraction (no f64 can tell two fractions apart that write the same).
         match (decimal, fraction) {
-            // The simpler of the two (7142857.142857143 is 50000000/7, 0.849 is 849/1000 either way).
-            (Some(d), Some(f)) => {
-                if f.0.denom() < d.0.denom() {
-                    f
-                } else {
-                    d
-                }
-            }
-            (Some(d), None) => d,
+            (Some(d), _) => d,
             (None, Some(f)) => f,
             (None, None) => Points::from_f64(x),
         }
@@ -397,8 +394,8 @@ mod tests {
         let total: Points = std::iter::repeat(each).take(7).chain([Points::whole(50)]).sum();
         assert_eq!(total, Points::whole(100));
         assert_eq!((total.to_string(), total.machine(), total.json()), ("100".into(), "100".into(), 100.0));
-        // What f64 gives: the bug of issue 33.
-        assert_ne!((0..7).map(|_| 50.0 / 7.0).sum::<f64>() + 50.0, 100.0);
+        // What f64 gives, adding each game's share to the check's 50: the bug of issue 33.
+        assert_ne!(std::iter::repeat(50.0 / 7.0).take(7).fold(50.0, |sum, each| sum + each), 100.0);
     }
 
     #[test]
@@ -422,13 +419,26 @@ mod tests {
         assert_eq!(Points::fraction(2, 3).machine(), "0.666666666");
         assert_eq!(Points::from_f64(-1.5).to_string(), "-1.5");
         assert_eq!(Points::from_f64(0.1).json(), 0.1);
-        for p in [Points::fraction(50_000_000, 7), Points::from_f64(0.849), Points::fraction(1, 3), Points::whole(100)]
-        {
+        // A rubric's shares read back exactly (three sevenths of 50 and 50, as `grade othello` makes them); so does
+        // a nine-decimal score. (A fraction whose f64 writes with at most nine decimals, such as 50000000/7, reads
+        // back as that decimal: the decimal is the far likelier score.)
+        for p in [
+            Points::whole(50).share(3, 7) + Points::whole(50),
+            Points::from_f64(0.849),
+            Points::fraction(1, 3),
+            Points::whole(100),
+            Points::fraction(1_558_586_647, 1_000_000_000),
+        ] {
             assert_eq!(Points::from_json(p.json()), p);
         }
         assert_eq!(pair(Points::fraction(99_999, 1000), Points::whole(100), true), "99.999 / 100");
         assert_eq!(pair(Points::fraction(999_999, 10_000), Points::whole(100), false), "99.9999/100");
-        assert_eq!(pair(Points::fraction(9_999_999, 100_000), Points::whole(100), false), "99.99999/100");
+        // Four decimals already tell 99.99999 from 100: more are shown only where they would not.
+        assert_eq!(pair(Points::fraction(9_999_999, 100_000), Points::whole(100), false), "99.9999/100");
+        assert_eq!(
+            pair(Points::fraction(9_999_999, 100_000), Points::fraction(99_999_991, 1_000_000), false),
+            "99.99999/99.999991"
+        );
     }
 
     fn points() -> impl Strategy<Value = Points> {
