@@ -320,13 +320,15 @@ fn a_class_of_31_is_graded_with_each_misconception_named_from_its_wrong_method()
     for m in ALL {
         assert!(report.contains(m.name()), "{} in report.html", m.name());
     }
-    assert_eq!(fs::read_to_string(out.join("gradebook.csv")).unwrap().lines().count(), 1 + students.len());
+    // One row per student and one for README.txt (not graded), after the header.
+    assert_eq!(fs::read_to_string(out.join("gradebook.csv")).unwrap().lines().count(), 2 + students.len());
     assert!(stdout.contains("misconception(s) named"), "{stdout}");
 
     // Run again: everyone kept; change one answer file: only that student again.
     let again = grade(&class_dir, &out, &[]);
     assert!(
-        text(&again.stdout).starts_with(&format!("graded 0 student(s), {} already graded earlier", students.len())),
+        // Every student and README.txt (a row of its own, not graded) kept.
+        text(&again.stdout).starts_with(&format!("graded 0 student(s), {} already graded earlier", students.len() + 1)),
         "{}",
         text(&again.stdout)
     );

@@ -214,12 +214,25 @@ fn markdown() {
 #[test]
 fn json_round_trips_the_model() {
     let back: RunReport = serde_json::from_str(&rendered(Format::Json, &RenderOptions::default())).unwrap();
-    assert_eq!(back, report());
+    // Issue 33, item 2: alice's harness error is the grader's failure, so her score is written as null (nothing
+    // final) and reads back as no points; everything else comes back as it was.
+    let mut expected = report();
+    assert!(!expected.submissions[0].outcome().is_graded());
+    expected.submissions[0].score = referee::harness::model::Points::ZERO;
+    assert_eq!(back, expected);
 }
 
 #[test]
 fn gradescope_is_one_valid_object_per_submission() {
-    for (submission, passed) in [(alice(), 2), (bob(), 0)] {
+    // Issue 33, item 2: alice's harness error is the grader's failure: no score and no test to add one up from.
+    let mut out = Vec::new();
+    gradescope::render_submission(&alice(), &RenderOptions::default(), &mut out).unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert!(value.get("score").is_none() && value["tests"].as_array().is_some_and(Vec::is_empty), "{value}");
+    assert!(value["output"].as_str().unwrap().starts_with("not graded: the grader failed"), "{value}");
+    let mut graded = alice();
+    graded.cases.retain(|c| c.status != Status::HarnessError);
+    for (submission, passed) in [(graded, 2), (bob(), 0)] {
         let mut out = Vec::new();
         gradescope::render_submission(&submission, &RenderOptions::default(), &mut out).unwrap();
         let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
@@ -266,6 +279,8 @@ fn redaction_zeroes_every_time() {
 fn every_format_shows_causes_alike() {
     use referee::harness::model::{Cause, CauseKind};
     let mut report = report();
+    // A graded alice (her harness error left out): a hand-in the grader failed on gets no Gradescope tests.
+    report.submissions[0].cases.retain(|c| c.status != Status::HarnessError);
     report.submissions[0].cases[1].causes = vec![
         Cause::new("limit-at-root", CauseKind::Bug, "It searches one ply deeper than the limit.")
             .with_evidence("$ referee check othello agent.py"),

@@ -42,7 +42,10 @@ fn json(bytes: &[u8]) -> Value {
 
 /// Whether a JSON number is `b` as the display rule writes it, and reads back as exactly `b`.
 fn same(a: &Value, b: Points) -> bool {
-    a.as_f64().is_some_and(|a| a.to_bits() == b.json().to_bits() && Points::from_json(a) == b)
+    // The number by the JSON rule; it reads back as `b` exactly when `b` is a decimal of at most nine decimals (an
+    // f64 cannot tell apart every pair of fractions: issue 33, `Points::from_json`).
+    let decimal = Points::parse_decimal(&b.machine()) == Some(b);
+    a.as_f64().is_some_and(|a| a.to_bits() == b.json().to_bits() && (!decimal || Points::from_json(a) == b))
 }
 
 /// Whether a platform without a due-date gate hides some case (hidden, or to be shown after the due date).
@@ -73,12 +76,26 @@ proptest! {
         let mut out = Vec::new();
         render(Format::Json, &report, &RenderOptions::default(), &mut out).unwrap();
         let back: RunReport = serde_json::from_slice(&out).unwrap();
-        prop_assert_eq!(back, report);
+        // Issue 33, item 2: a hand-in without a score is written with "score": null, read back as no points. Every
+        // other number reads back to one that writes the same (exact for a decimal: an f64 cannot tell apart every
+        // pair of fractions), so the report is a fixed point of writing and reading.
+        let mut again = Vec::new();
+        render(Format::Json, &back, &RenderOptions::default(), &mut again).unwrap();
+        prop_assert_eq!(String::from_utf8(again).unwrap(), String::from_utf8(out).unwrap());
+        for (b, s) in back.submissions.iter().zip(&report.submissions) {
+            if s.outcome().is_graded() {
+                prop_assert_eq!(b.score.json(), s.score.json());
+            } else {
+                prop_assert!(b.score.is_zero());
+            }
+        }
     }
 
     /// Gradescope's score and every test's points are the stored values; hidden tests are announced.
     #[test]
     fn gradescope_keeps_every_score_exactly(s in arbitrary::submission()) {
+        // A hand-in without a score has none to keep (issue 33, item 2; tests/it/consistency.rs checks it).
+        prop_assume!(s.outcome().is_graded());
         let mut out = Vec::new();
         gradescope::render_submission(&s, &OPTIONS, &mut out).unwrap();
         let v = json(&out);
@@ -95,6 +112,8 @@ proptest! {
     /// PrairieLearn's score is exactly the share earned; the tests' points are the stored values.
     #[test]
     fn prairielearn_keeps_every_score_exactly(s in arbitrary::submission()) {
+        // A hand-in without a score has none to keep (issue 33, item 2; tests/it/consistency.rs checks it).
+        prop_assume!(s.outcome().is_graded());
         let mut out = Vec::new();
         prairielearn::render_submission(&s, &OPTIONS, &mut out).unwrap();
         let v = json(&out);
@@ -116,6 +135,8 @@ proptest! {
     /// point: never above, less than one unit below, a partial score never a full one.
     #[test]
     fn classroom50_scales_and_never_rounds_up(s in arbitrary::submission()) {
+        // A hand-in without a score has none to keep (issue 33, item 2; tests/it/consistency.rs checks it).
+        prop_assume!(s.outcome().is_graded());
         let mut out = Vec::new();
         classroom50::render_submission(&s, &identity(), &OPTIONS, &mut out).unwrap();
         let v = json(&out);
@@ -149,6 +170,8 @@ proptest! {
     /// Markdown's title, table rows and hidden row give each score to four decimals, never rounded up.
     #[test]
     fn markdown_shows_every_score_to_four_decimals(s in arbitrary::submission()) {
+        // A hand-in without a score has none to keep (issue 33, item 2; tests/it/consistency.rs checks it).
+        prop_assume!(s.outcome().is_graded());
         let mut out = Vec::new();
         markdown::render_submission(&s, &OPTIONS, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
@@ -174,6 +197,8 @@ proptest! {
     /// The terminal's `score:` line gives the score to four decimals, never rounded up.
     #[test]
     fn the_terminal_shows_the_score_to_four_decimals(s in arbitrary::submission()) {
+        // A hand-in without a score has none to keep (issue 33, item 2; tests/it/consistency.rs checks it).
+        prop_assume!(s.outcome().is_graded());
         let report = RunReport { schema: SCHEMA_VERSION, suite: "s".into(), submissions: vec![s.clone()] };
         let mut out = Vec::new();
         render(Format::Terminal, &report, &OPTIONS, &mut out).unwrap();
