@@ -14,23 +14,44 @@ use crate::harness::render::{self, format_points, Format, RenderOptions};
 /// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
 pub const CANCELLED: u8 = 130;
 
-/// One student's line in a class run's summary: id, points, and `note`.
+/// One student's line in a class run's summary: id, points, and `note`; a hand-in without a score says
+/// `not graded` and why instead ([`crate::harness::outcome::Outcome`]).
 pub fn student_line(r: &SubmissionResult, note: &str) -> String {
-    format!(
-        "  {:<24} {:>7} / {:<7} {note}",
-        crate::visible::visible(&r.id),
-        format_points(r.score),
-        format_points(r.max_score)
-    )
+    match (r.outcome().score(), r.outcome().reason_line()) {
+        (Some(score), _) => format!(
+            "  {:<24} {:>7} / {:<7} {note}",
+            crate::visible::visible(&r.id),
+            format_points(score),
+            format_points(r.max_score)
+        ),
+        (None, reason) => {
+            format!("  {:<24} {:>17} {}", crate::visible::visible(&r.id), "", reason.unwrap_or_default())
+        }
+    }
 }
 
-/// Per student: Gradescope `results.json` and markdown feedback.
+/// A student's points as a progress line shows them: `4 / 6`, or `not graded`.
+pub fn points_text(r: &SubmissionResult) -> String {
+    r.outcome().score_text(true)
+}
+
+/// Per student: Gradescope `results.json` and markdown feedback. A hand-in without a score (not graded, or the
+/// grader failed: [`crate::harness::outcome::Outcome`]) gets no `results.json` (one written before is removed),
+/// so nothing final is there to upload; its feedback says why it has no score.
 pub fn write_student_files(out_dir: &Path, result: &SubmissionResult) -> std::io::Result<()> {
     let name = safe_name(&result.id);
     let options = RenderOptions::default();
-    let mut json = Vec::new();
-    render::gradescope::render_submission(result, &options, &mut json)?;
-    write_atomic(&out_dir.join("gradescope").join(&name).join("results.json"), &json)?;
+    let gradescope = out_dir.join("gradescope").join(&name).join("results.json");
+    if result.outcome().is_graded() {
+        let mut json = Vec::new();
+        render::gradescope::render_submission(result, &options, &mut json)?;
+        write_atomic(&gradescope, &json)?;
+    } else {
+        match std::fs::remove_file(&gradescope) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
     let mut md = Vec::new();
     render::markdown::render_submission(result, &options, &mut md)?;
     write_atomic(&out_dir.join("feedback").join(format!("{name}.md")), &md)
@@ -68,9 +89,18 @@ impl ClassResults {
         ClassResults::of(suite, listed, mine.len(), removed)
     }
 
-    /// The standing of `results`, a class of `expected` hand-ins, `removed` ones left out.
+    /// The standing of `results`, a class of `expected` hand-ins, `removed` ones left out. When every hand-in
+    /// failed a case the same way (a suspected grader problem, exit 5), no result is final: each is listed as not
+    /// graded, with the shared failure as the reason, never as the 0 it got.
     pub fn of(suite: &str, results: Vec<SubmissionResult>, expected: usize, removed: Vec<String>) -> ClassResults {
         let shared = shared_failures(&results);
+        let mut results = results;
+        if let Some(first) = shared.first() {
+            let reason = format!("not final: {}", first.sentence());
+            for result in &mut results {
+                result.not_graded.get_or_insert_with(|| reason.clone());
+            }
+        }
         let report = RunReport { schema: SCHEMA_VERSION, suite: suite.into(), submissions: results };
         ClassResults { report, expected, removed, shared }
     }
@@ -96,6 +126,19 @@ impl ClassResults {
     /// When a file cannot be written.
     pub fn write(&self, out_dir: &Path) -> std::io::Result<()> {
         write_report_files(out_dir, &self.report, self.expected, &self.notices())
+    }
+
+    /// [`ClassResults::write`] at the end of a run, and every listed student's own files again
+    /// ([`write_student_files`]), so they say what the class files say: not graded when the run found a
+    /// suspected grader problem, graded again once it no longer does.
+    ///
+    /// # Errors
+    /// When a file cannot be written.
+    pub fn write_final(&self, out_dir: &Path) -> std::io::Result<()> {
+        for result in &self.report.submissions {
+            write_student_files(out_dir, result)?;
+        }
+        self.write(out_dir)
     }
 
     /// The exit code of a run that ended with this standing, `graded` being its code when nothing is shared:

@@ -7,6 +7,7 @@ use std::io::Write;
 use crate::cli::{exit, Classroom50Args};
 use crate::harness::model::SubmissionResult;
 use crate::harness::render::classroom50::{render_submission, Identity};
+use crate::harness::render::view::StudentView;
 use crate::harness::render::{markdown, RenderOptions};
 
 /// The identity of the submission graded: each field from its flag, else the environment variable the runner
@@ -69,16 +70,24 @@ fn assignment_type(given: &str) -> Option<&'static str> {
 }
 
 /// Writes `result`'s `result.json` to `out` (and the release body when asked) and returns the exit code the
-/// runner reads: `graded` (grade's own code) with a failing student turned into success.
+/// runner reads: `graded` (grade's own code) with a failing student turned into success. A hand-in without a
+/// score gets no `result.json` and a nonzero code.
 pub fn finish(
     result: &SubmissionResult,
     identity: &Identity,
     args: &Classroom50Args,
     graded: u8,
+    view: StudentView,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let options = RenderOptions::default();
+    let options = RenderOptions { view, ..RenderOptions::default() };
+    if let Some(line) = result.outcome().reason_line() {
+        // Classroom 50 records any result.json as a grade: a hand-in without a score gets none, and the runner
+        // records the nonzero exit as an error.
+        let _ = writeln!(err, "referee grade: no result.json: {line}");
+        return if graded == exit::SUCCESS { exit::FAILED } else { graded };
+    }
     if let Err(e) = render_submission(result, identity, &options, out).and_then(|_| out.flush()) {
         let _ = writeln!(err, "referee grade: cannot write result.json: {e}");
         return exit::INTERNAL;

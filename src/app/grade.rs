@@ -11,6 +11,7 @@ use crate::harness::grade::class::{discover, make_traversable, Store};
 use crate::harness::grade::roster;
 use crate::harness::grade::{self, grade_submission, Cancelled, GradeConfig, PreparedSuite};
 use crate::harness::model::{RunReport, SubmissionResult, SCHEMA_VERSION};
+use crate::harness::render::view::StudentView;
 use crate::harness::render::{self, format_points, Format, RenderOptions};
 use crate::harness::runner::{sandbox, Limits, Template};
 use crate::harness::suite;
@@ -258,10 +259,10 @@ fn grade_one(args: &GradeArgs, setup: &Setup, out: &mut dyn Write, err: &mut dyn
     };
     let code = verdict(std::slice::from_ref(&result));
     if let Some(identity) = &classroom50 {
-        return super::classroom50::finish(&result, identity, &args.classroom50, code, out, err);
+        return super::classroom50::finish(&result, identity, &args.classroom50, code, view(args), out, err);
     }
     let report = setup.report(vec![result]);
-    let options = RenderOptions { color: setup.color, redact: false };
+    let options = RenderOptions { color: setup.color, redact: false, view: view(args) };
     if let Err(e) =
         render::render(args.format.unwrap_or(Format::Terminal), &report, &options, out).and_then(|_| out.flush())
     {
@@ -410,7 +411,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     };
     // Results of students graded earlier count as much as this run's.
     let standing = standing();
-    if let Err(e) = standing.write(&out_dir) {
+    if let Err(e) = standing.write_final(&out_dir) {
         write_failures.push(format!("the class files: {e}"));
     }
     let part = shard.map(|s| format!(" (shard {} of {} students)", s.label(), class.len())).unwrap_or_default();
@@ -438,7 +439,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
 
 /// A student's score and status in one short phrase, as progress lines show it: `4 / 6  all passed`.
 fn outcome_text(r: &SubmissionResult) -> String {
-    format!("{} / {}  {}", format_points(r.score), format_points(r.max_score), status_note(r))
+    format!("{}  {}", r.outcome().score_text(true), status_note(r))
 }
 
 /// `all passed`, `build error`, or how many cases did not pass.
@@ -453,11 +454,12 @@ fn status_note(r: &SubmissionResult) -> String {
     }
 }
 
-/// 0 when everything passed, 3 when the grader failed somewhere, otherwise 1 (also `exercise grade`'s).
+/// 0 when every hand-in was graded and passed, 3 when the grader failed somewhere, otherwise 1 (a hand-in short
+/// of full marks, or not graded) (also `exercise grade`'s).
 pub fn verdict(results: &[SubmissionResult]) -> u8 {
     if results.iter().any(SubmissionResult::has_harness_error) {
         exit::INTERNAL
-    } else if results.iter().all(SubmissionResult::all_passed) {
+    } else if results.iter().all(|r| r.outcome().is_graded() && r.all_passed()) {
         exit::SUCCESS
     } else {
         exit::FAILED
@@ -489,6 +491,12 @@ pub fn parse_bytes(text: &str) -> Option<u64> {
 
 fn unix_seconds() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// The student view `grade`'s student-facing formats apply: each case as its suite says, after-due-date cases shown
+/// at once on platforms without a due-date gate only with `--show-after-due-date`.
+fn view(args: &GradeArgs) -> StudentView {
+    StudentView { show_later: args.show_after_due_date, ..StudentView::DEFAULT }
 }
 
 #[cfg(test)]

@@ -243,7 +243,7 @@ fn merge_class(shards: &[(PathBuf, Manifest)], final_dir: &Path, out: &mut dyn W
     let first = &shards[0].1;
     let results: Vec<SubmissionResult> = results.into_iter().map(|(r, _)| r).collect();
     let standing = ClassResults::of(&first.suite, results, first.units.len(), Vec::new());
-    standing.write(final_dir).map_err(|e| io_failure(final_dir, &e))?;
+    standing.write_final(final_dir).map_err(|e| io_failure(final_dir, &e))?;
     let subs = &standing.report.submissions;
     let _ = writeln!(
         out,
@@ -263,7 +263,7 @@ fn merge_class(shards: &[(PathBuf, Manifest)], final_dir: &Path, out: &mut dyn W
     let graded = if subs.iter().any(SubmissionResult::has_harness_error) {
         exit::INTERNAL
     } else if !matches!(first.command.as_str(), "grade" | "exercise grade")
-        || subs.iter().all(SubmissionResult::all_passed)
+        || subs.iter().all(|r| r.outcome().is_graded() && r.all_passed())
     {
         exit::SUCCESS
     } else {

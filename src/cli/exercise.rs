@@ -55,8 +55,9 @@ pub struct ExerciseMakeArgs {
 #[command(after_help = "A hand-in is a folder or zip holding the filled-in answer template (any .txt file with \
 sections such as [alphabeta]), or the answer file itself (alice.txt); ids follow `referee grade`'s rules. A class \
 run writes what `referee grade` writes (results/, gradescope/, feedback/, gradebook.csv, junit.xml, report.json, \
-report.html), resumes, and takes --shard for `referee merge`.\nExit codes: 0 every part right, 1 some part lost \
-points, 2 usage error, 3 a part could not be graded (an answer file made for another variant: check --seed) or a \
+report.html), resumes, and takes --shard for `referee merge`. A hand-in that cannot be graded (an answer file \
+made for another variant: check --seed; a loose file that is no answer file) gets a row that says why, with no \
+score.\nExit codes: 0 every part right, 1 some part lost points or a hand-in was not graded, 2 usage error, 3 a \
 file could not be written, 130 interrupted (a class run resumes).")]
 #[command(group(clap::ArgGroup::new("what").required(true).args(["dir", "submissions"])))]
 pub struct ExerciseGradeArgs {

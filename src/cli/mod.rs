@@ -468,6 +468,10 @@ pub struct GradeArgs {
     /// and cause names). Outranks the suite's `show`; report.html, report.json and the gradebook keep everything.
     #[arg(long, value_enum)]
     pub show: Option<crate::harness::model::Show>,
+    /// Show cases marked after-due-date at once on platforms with no due-date gate (Classroom 50, PrairieLearn,
+    /// the feedback files, JUnit). Without it they are hidden there: only their status and points are shown.
+    #[arg(long)]
+    pub show_after_due_date: bool,
     /// Classroom 50's identity fields.
     #[command(flatten)]
     pub classroom50: Classroom50Args,

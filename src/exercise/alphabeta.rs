@@ -21,14 +21,14 @@ use crate::keys::number::{self, Q};
 use crate::keys::tree::{solve, trace};
 use crate::rng::Rng;
 
-const VALUE: PartSpec = PartSpec { key: "value", title: "root value", form: Form::Number, points: 1.0 };
+const VALUE: PartSpec = PartSpec { key: "value", title: "root value", form: Form::Number, points: 1 };
 const VALUES: PartSpec =
-    PartSpec { key: "values", title: "minimax values of the inner nodes", form: Form::NumberMap, points: 2.0 };
-const MOVE: PartSpec = PartSpec { key: "move", title: "move at the root", form: Form::Label, points: 1.0 };
-const PRUNED: PartSpec = PartSpec { key: "pruned", title: "nodes never visited", form: Form::LabelSet, points: 3.0 };
+    PartSpec { key: "values", title: "minimax values of the inner nodes", form: Form::NumberMap, points: 2 };
+const MOVE: PartSpec = PartSpec { key: "move", title: "move at the root", form: Form::Label, points: 1 };
+const PRUNED: PartSpec = PartSpec { key: "pruned", title: "nodes never visited", form: Form::LabelSet, points: 3 };
 const WINDOW: PartSpec =
-    PartSpec { key: "window", title: "final alpha and beta at a node", form: Form::Window, points: 2.0 };
-const FIRST: PartSpec = PartSpec { key: "first", title: "child to search first", form: Form::Label, points: 1.0 };
+    PartSpec { key: "window", title: "final alpha and beta at a node", form: Form::Window, points: 2 };
+const FIRST: PartSpec = PartSpec { key: "first", title: "child to search first", form: Form::Label, points: 1 };
 
 /// The parts, in the order asked.
 pub const PARTS: &[PartSpec] = &[VALUE, VALUES, MOVE, PRUNED, WINDOW, FIRST];

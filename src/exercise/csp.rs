@@ -25,8 +25,8 @@ use crate::keys::csp::problem::Problem;
 use crate::rng::Rng;
 
 const DOMAINS: PartSpec =
-    PartSpec { key: "domains", title: "domains after forward checking", form: Form::DomainMap, points: 6.0 };
-const NEXT: PartSpec = PartSpec { key: "next", title: "next variable (MRV, degree)", form: Form::Label, points: 4.0 };
+    PartSpec { key: "domains", title: "domains after forward checking", form: Form::DomainMap, points: 6 };
+const NEXT: PartSpec = PartSpec { key: "next", title: "next variable (MRV, degree)", form: Form::Label, points: 4 };
 
 /// The parts, in the order asked.
 pub const PARTS: &[PartSpec] = &[DOMAINS, NEXT];

@@ -17,10 +17,10 @@ use crate::keys::number::{self, Q};
 use crate::keys::tree::solve;
 use crate::rng::Rng;
 
-const VALUE: PartSpec = PartSpec { key: "value", title: "root value", form: Form::Number, points: 3.0 };
+const VALUE: PartSpec = PartSpec { key: "value", title: "root value", form: Form::Number, points: 3 };
 const CHANCE: PartSpec =
-    PartSpec { key: "chance", title: "values of the chance nodes", form: Form::NumberMap, points: 5.0 };
-const MOVE: PartSpec = PartSpec { key: "move", title: "move at the root", form: Form::Label, points: 2.0 };
+    PartSpec { key: "chance", title: "values of the chance nodes", form: Form::NumberMap, points: 5 };
+const MOVE: PartSpec = PartSpec { key: "move", title: "move at the root", form: Form::Label, points: 2 };
 
 /// The parts, in the order asked.
 pub const PARTS: &[PartSpec] = &[VALUE, CHANCE, MOVE];

@@ -5,18 +5,18 @@
 //! Nothing a student writes can stop grading or pass silently as zero: a missing section, a missing or doubled
 //! answer and an answer that cannot be read each get a one-line detail naming the part, the place in the file,
 //! and what was expected. An answer file made for another variant (the `variant =` line of the template) is not
-//! graded against this one: its parts are harness errors, for the TA to look at (a wrong `--seed`, or a sheet
-//! that was not this student's), never a loss of points.
+//! graded against this one ([`foreign_variant`] says why): the hand-in is not graded, for the TA to look at (a
+//! wrong `--seed`, or a sheet that was not this student's), never a loss of points and never a 0.
 
 use super::answer::{parse, resolve, Answer};
 use super::file::AnswerFile;
 use super::mark::{mark, shows};
 use super::part::Part;
 use super::Variant;
-use crate::harness::model::{Captured, CaseResult, FirstDifference, Status};
+use crate::harness::model::{Captured, CaseResult, FirstDifference, Points, Status};
 
-/// Points a whole problem is worth when `--points` is not given.
-pub const PROBLEM_POINTS: f64 = 10.0;
+/// Points a whole problem is worth when `--points` is not given; the parts' points add up to it.
+pub const PROBLEM_POINTS: u32 = 10;
 
 /// The case name of a part: `alphabeta: nodes never visited`.
 pub fn case_name(variant: &Variant, part: &Part) -> String {
@@ -24,7 +24,7 @@ pub fn case_name(variant: &Variant, part: &Part) -> String {
 }
 
 /// A case for `part`, unscored, with what the right answer is.
-fn base(variant: &Variant, part: &Part, status: Status, points: f64) -> CaseResult {
+fn base(variant: &Variant, part: &Part, status: Status, points: Points) -> CaseResult {
     let mut case = CaseResult::new(case_name(variant, part), status, part_points(part, points));
     case.args = vec![variant.code.clone()];
     case.expected = format!("{}\n", part.expected.show());
@@ -32,16 +32,13 @@ fn base(variant: &Variant, part: &Part, status: Status, points: f64) -> CaseResu
 }
 
 /// What `part` is worth when its problem is worth `points`.
-pub fn part_points(part: &Part, points: f64) -> f64 {
-    part.spec.points * points / PROBLEM_POINTS
-}
-
-fn round(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
+/// Exact: a part worth 3 of a 10-point problem is 3/10 of `points`.
+pub fn part_points(part: &Part, points: Points) -> Points {
+    points.share(u64::from(part.spec.points), u64::from(PROBLEM_POINTS))
 }
 
 /// Every part of every variant as a build error: the hand-in holds no answer file (`why` says what it holds).
-pub fn unanswered(variants: &[Variant], why: &str, points: f64) -> Vec<CaseResult> {
+pub fn unanswered(variants: &[Variant], why: &str, points: Points) -> Vec<CaseResult> {
     let mut cases = Vec::new();
     for variant in variants {
         for part in &variant.parts {
@@ -53,27 +50,45 @@ pub fn unanswered(variants: &[Variant], why: &str, points: f64) -> Vec<CaseResul
     cases
 }
 
-/// Grades `file` against `variants`, each problem worth `points`.
-pub fn grade(variants: &[Variant], file: &AnswerFile, points: f64) -> Vec<CaseResult> {
+/// What `variants` are worth together when each problem is worth `points` (a hand-in's maximum).
+pub fn total_points(variants: &[Variant], points: Points) -> Points {
+    variants.iter().flat_map(|v| &v.parts).map(|part| part_points(part, points)).sum()
+}
+
+/// Why `file` cannot be graded against `variants`: a section whose `variant =` line names another variant than
+/// this student's (the reason names every such section); `None` when every section is for this student.
+pub fn foreign_variant(variants: &[Variant], file: &AnswerFile) -> Option<String> {
+    let reasons: Vec<String> = variants
+        .iter()
+        .filter_map(|variant| {
+            let section = file.section(variant.kind)?;
+            let (code, at) = section.variant.as_ref().filter(|(code, _)| !code.eq_ignore_ascii_case(&variant.code))?;
+            Some(format!(
+                "{at} says the {} answers are for variant {code}, but this student's {} problem is {}",
+                variant.kind.name(),
+                variant.kind.name(),
+                variant.code
+            ))
+        })
+        .collect();
+    (!reasons.is_empty()).then(|| {
+        format!(
+            "{}; grade with the --seed the sheets were made with, or check which sheet the student answered",
+            reasons.join("; ")
+        )
+    })
+}
+
+/// Grades `file` against `variants`, each problem worth `points`. A section for another variant is graded as if
+/// it were this student's: check [`foreign_variant`] first.
+pub fn grade(variants: &[Variant], file: &AnswerFile, points: Points) -> Vec<CaseResult> {
     let mut cases = Vec::new();
     for variant in variants {
         let kind = variant.kind.name();
         let section = file.section(variant.kind);
-        let foreign =
-            section.and_then(|s| s.variant.as_ref()).filter(|(code, _)| !code.eq_ignore_ascii_case(&variant.code));
         for part in &variant.parts {
-            let case = match (section, foreign) {
-                (_, Some((code, at))) => {
-                    let mut case = base(variant, part, Status::HarnessError, points);
-                    case.detail = format!(
-                        "not graded: {at} says the answers are for variant {code}, but this student's {kind} problem \
-                         is {}; grade with the --seed the sheets were made with, or check which sheet the student \
-                         answered",
-                        variant.code
-                    );
-                    case
-                }
-                (None, _) => {
+            let case = match section {
+                None => {
                     let mut case = base(variant, part, Status::Failed, points);
                     let mut detail = format!("no answer: the file has no [{kind}] section (copy it from the template)");
                     if let Some(problem) = file.problems.first() {
@@ -82,7 +97,7 @@ pub fn grade(variants: &[Variant], file: &AnswerFile, points: f64) -> Vec<CaseRe
                     case.detail = detail;
                     case
                 }
-                (Some(section), None) => answer(variant, part, section, points),
+                Some(section) => answer(variant, part, section, points),
             };
             cases.push(case);
         }
@@ -91,7 +106,7 @@ pub fn grade(variants: &[Variant], file: &AnswerFile, points: f64) -> Vec<CaseRe
 }
 
 /// The case of one part of a section.
-fn answer(variant: &Variant, part: &Part, section: &super::file::Section, points: f64) -> CaseResult {
+fn answer(variant: &Variant, part: &Part, section: &super::file::Section, points: Points) -> CaseResult {
     let kind = variant.kind.name();
     let key = part.spec.key;
     let expected = format!("expected {}", part.spec.form.example());
@@ -135,9 +150,10 @@ fn answer(variant: &Variant, part: &Part, section: &super::file::Section, points
         }
     };
     let marked = mark(&part.expected, &given);
-    let fraction = marked.fraction();
-    case.score = round(case.max_score * fraction);
-    if fraction >= 1.0 {
+    // Exact: every item right is the part's points, `right` of `items` that share of them.
+    let all = marked.items == 0 || marked.right >= marked.items;
+    case.score = if all { case.max_score } else { case.max_score.share(marked.right as u64, marked.items as u64) };
+    if all {
         case.status = Status::Passed;
         case.detail = "right".into();
         return case;

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use super::file::{self, AnswerFile};
 use crate::harness::grade::class::{ClassError, Entry};
-use crate::harness::grade::ids::{safe_id, student_id};
+use crate::harness::grade::ids::{safe_id, student_id, suffixed};
 use crate::harness::grade::roster::read;
 
 /// The largest answer file read.
@@ -174,43 +174,63 @@ pub fn id_of(path: &Path) -> String {
     }
 }
 
-/// The hand-ins of a class folder, sorted by id, and the loose `.txt` files passed over (they hold no section, so
-/// they are not answer files: a README, a roster). The paths in `skip` (the run's `--out`) are no hand-ins.
+/// Whether `path` is a loose file of a class folder (an answer file handed in as itself), not a folder or zip.
+pub fn is_loose_file(path: &Path) -> bool {
+    let zip = path.file_name().is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().ends_with(".zip"));
+    !zip && fs::symlink_metadata(path).is_ok_and(|m| !m.is_dir())
+}
+
+/// The hand-ins of a class folder, sorted by id, and one note per loose file that is no answer file. Every
+/// folder, zip and loose file (hidden ones and `__MACOSX` aside) is a hand-in, so none is ever missing from the
+/// gradebook: a loose file that holds no section such as `[alphabeta]` (empty, unreadable, over 1 MiB, another
+/// kind of file) is listed too, to be reported as not graded, under an id of its own when a student already has
+/// its id. The paths in `skip` (the run's `--out`) are no hand-ins.
 ///
 /// # Errors
-/// An unreadable folder, two hand-ins of one student, or no hand-in at all.
+/// An unreadable folder, two answer files or hand-ins of one student, or no hand-in at all.
 pub fn discover_class(dir: &Path, skip: &[&Path]) -> Result<(Vec<Entry>, Vec<String>), String> {
     let mut entries = match read(dir, skip) {
         Ok(roster) => roster.entries,
         Err(ClassError::Empty(_)) => Vec::new(),
         Err(e) => return Err(e.to_string()),
     };
-    let mut passed_over = Vec::new();
+    let mut notes = Vec::new();
     let listing = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut loose: Vec<(String, String, std::path::PathBuf)> = Vec::new();
+    let mut answers: Vec<(String, String, std::path::PathBuf)> = Vec::new();
+    let mut others: Vec<(String, String, std::path::PathBuf)> = Vec::new();
     for entry in listing.filter_map(Result::ok) {
         let name = entry.file_name().to_string_lossy().into_owned();
         let path = entry.path();
-        let Some(stem) = name.strip_suffix(".txt").or_else(|| name.strip_suffix(".TXT")) else { continue };
-        if skipped(&name) || !path.is_file() {
+        if skipped(&name) || !is_loose_file(&path) || entries.iter().any(|e| e.path == path) {
             continue;
         }
+        let stem = name.strip_suffix(".txt").or_else(|| name.strip_suffix(".TXT")).unwrap_or(&name);
         let text = fs::metadata(&path)
             .ok()
-            .filter(|m| m.len() <= MAX_BYTES)
+            .filter(|m| m.is_file() && m.len() <= MAX_BYTES)
             .and_then(|_| fs::read(&path).ok())
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default();
+        let id = safe_id(&student_id(stem));
         if holds_sections(&text) {
-            loose.push((safe_id(&student_id(stem)), name, path));
+            answers.push((id, name, path));
         } else {
-            passed_over.push(name);
+            others.push((id, name, path));
         }
     }
-    for (id, name, path) in loose {
+    for (id, name, path) in answers {
         if let Some(other) = entries.iter().find(|e| e.id == id) {
             return Err(format!("two submissions for student '{id}': {} and {}", other.path.display(), path.display()));
         }
+        entries.push(Entry { id, name, path });
+    }
+    others.sort_by(|a, b| a.1.cmp(&b.1));
+    for (id, name, path) in others {
+        let id = if entries.iter().any(|e| e.id == id) { suffixed(&id, &name, 8) } else { id };
+        notes.push(format!(
+            "{} is no answer file (no section such as [alphabeta]): listed as {id}, not graded",
+            crate::visible::visible(&name)
+        ));
         entries.push(Entry { id, name, path });
     }
     if entries.is_empty() {
@@ -220,8 +240,7 @@ pub fn discover_class(dir: &Path, skip: &[&Path]) -> Result<(Vec<Entry>, Vec<Str
         ));
     }
     entries.sort_by(|a, b| a.id.cmp(&b.id));
-    passed_over.sort();
-    Ok((entries, passed_over))
+    Ok((entries, notes))
 }
 
 #[cfg(test)]
@@ -256,9 +275,18 @@ mod tests {
         fs::create_dir_all(dir.path().join("bob-HW2-P1")).unwrap();
         fs::write(dir.path().join("alice.txt"), "[csp]\nnext = B\n").unwrap();
         fs::write(dir.path().join("README.txt"), "how to grade\n").unwrap();
-        let (entries, passed) = discover_class(dir.path(), &[]).unwrap();
-        assert_eq!(entries.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["alice", "bob"]);
-        assert_eq!(passed, ["README.txt"]);
+        fs::write(dir.path().join("bob.pdf"), "%PDF").unwrap();
+        let (entries, notes) = discover_class(dir.path(), &[]).unwrap();
+        // No loose file is left out: one that is no answer file is listed (to be reported as not graded), under
+        // an id of its own when a student has its id.
+        let ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["README", "alice", "bob", "bob.pdf"]);
+        // One whose id a student already has gets a suffix rather than stopping the class.
+        fs::write(dir.path().join("alice.TXT"), "notes").unwrap();
+        let (entries, _) = discover_class(dir.path(), &[]).unwrap();
+        assert_eq!(entries.iter().filter(|e| e.id.starts_with("alice-")).count(), 1, "{entries:?}");
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes.iter().any(|n| n.starts_with("README.txt is no answer file")), "{notes:?}");
         fs::create_dir_all(dir.path().join("alice")).unwrap();
         assert!(discover_class(dir.path(), &[]).unwrap_err().contains("two submissions for student 'alice'"));
     }

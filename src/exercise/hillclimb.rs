@@ -21,9 +21,9 @@ use crate::keys::hillclimb::tour::{length, show};
 use crate::keys::number::{self, Q};
 use crate::rng::Rng;
 
-const LENGTH: PartSpec = PartSpec { key: "length", title: "initial tour length", form: Form::Number, points: 2.0 };
+const LENGTH: PartSpec = PartSpec { key: "length", title: "initial tour length", form: Form::Number, points: 2 };
 const CLIMB: PartSpec =
-    PartSpec { key: "climb", title: "states and lengths of the climb", form: Form::Steps, points: 8.0 };
+    PartSpec { key: "climb", title: "states and lengths of the climb", form: Form::Steps, points: 8 };
 
 /// The parts, in the order asked.
 pub const PARTS: &[PartSpec] = &[LENGTH, CLIMB];

@@ -30,10 +30,10 @@ use crate::keys::mdp::value_iteration::value_iteration;
 use crate::keys::number::{self, Q};
 use crate::rng::Rng;
 
-const VK: PartSpec = PartSpec { key: "vk", title: "values after k sweeps", form: Form::NumberMap, points: 4.0 };
-const POLICY: PartSpec = PartSpec { key: "policy", title: "greedy policy", form: Form::LabelMap, points: 2.0 };
+const VK: PartSpec = PartSpec { key: "vk", title: "values after k sweeps", form: Form::NumberMap, points: 4 };
+const POLICY: PartSpec = PartSpec { key: "policy", title: "greedy policy", form: Form::LabelMap, points: 2 };
 const EVALUATION: PartSpec =
-    PartSpec { key: "evaluation", title: "exact policy evaluation", form: Form::NumberMap, points: 4.0 };
+    PartSpec { key: "evaluation", title: "exact policy evaluation", form: Form::NumberMap, points: 4 };
 
 /// The parts, in the order asked.
 pub const PARTS: &[PartSpec] = &[VK, POLICY, EVALUATION];

@@ -13,8 +13,8 @@ pub struct PartSpec {
     pub title: &'static str,
     /// How the answer is written.
     pub form: Form,
-    /// Points, out of 10 for the problem.
-    pub points: f64,
+    /// Points, out of [`super::grade::PROBLEM_POINTS`] for the problem (whole: a part's share is exact).
+    pub points: u32,
 }
 
 /// One part of one variant.

@@ -8,6 +8,8 @@ pub mod cause;
 pub mod compare;
 pub mod grade;
 pub mod model;
+pub mod outcome;
+pub mod points;
 pub mod render;
 pub mod runner;
 pub mod suite;

@@ -6,6 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 pub use super::cause::{Cause, CauseKind};
+pub use super::outcome::Outcome;
+pub use super::points::Points;
 
 /// Version of the JSON shape below; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -298,10 +300,10 @@ pub struct CaseResult {
     pub args: Vec<String>,
     /// How it ended.
     pub status: Status,
-    /// Points earned.
-    pub score: f64,
+    /// Points earned (exact; a JSON number by [`Points`]'s rule).
+    pub score: Points,
     /// Points available.
-    pub max_score: f64,
+    pub max_score: Points,
     /// Who sees it.
     pub visibility: Visibility,
     /// What student-facing reports show of it.
@@ -340,13 +342,13 @@ pub struct CaseResult {
 impl CaseResult {
     /// A visible case named `name` with `status`, worth `max_score` and scored 0, with nothing run or compared yet:
     /// the base that builders fill in.
-    pub fn new(name: String, status: Status, max_score: f64) -> CaseResult {
+    pub fn new(name: String, status: Status, max_score: impl Into<Points>) -> CaseResult {
         CaseResult {
             name,
             args: Vec::new(),
             status,
-            score: 0.0,
-            max_score,
+            score: Points::ZERO,
+            max_score: max_score.into(),
             visibility: Visibility::Visible,
             show: Show::Full,
             tags: Vec::new(),
@@ -377,8 +379,10 @@ pub struct BuildResult {
     pub elapsed_ms: u64,
 }
 
-/// Everything about one submission (one student).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Everything about one submission (one student). Its [`Outcome`](super::outcome::Outcome) decides what every
+/// report says of it: serialized, a hand-in that was not graded (or that the grader failed on) has `"score": null`,
+/// never 0.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct SubmissionResult {
     /// The student id (from the folder or zip name), or `submission` for a single one.
     pub id: String,
@@ -389,10 +393,11 @@ pub struct SubmissionResult {
     pub build: Option<BuildResult>,
     /// One result per case, in suite order.
     pub cases: Vec<CaseResult>,
-    /// Sum of case scores.
-    pub score: f64,
-    /// Sum of case maxima.
-    pub max_score: f64,
+    /// Sum of case scores (exact); what it means depends on the outcome (only a graded hand-in has a score).
+    #[serde(default, deserialize_with = "score_or_null")]
+    pub score: Points,
+    /// Sum of case maxima (exact).
+    pub max_score: Points,
     /// Identifies the grading run that produced this result (class runs resume by it).
     pub run: String,
     /// Fingerprint of the suite and commands graded against; a resumed run re-grades on a mismatch.
@@ -403,6 +408,50 @@ pub struct SubmissionResult {
     /// The sandbox layers its runs were started with (`landlock`, `network`, `pid`, `cgroup`; see `referee sandbox`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sandbox: Vec<String>,
+    /// Why the hand-in was not graded (an answer file for another variant, a loose file that is no answer file,
+    /// a class whose every hand-in failed the same way): then it has no score ([`super::outcome::Outcome`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_graded: Option<String>,
+}
+
+/// A stored score: `null` (a hand-in without a score) reads as no points, which its outcome never shows.
+fn score_or_null<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Points, D::Error> {
+    Ok(Option::<Points>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+impl Serialize for SubmissionResult {
+    /// The fields in declaration order, the optional ones left out when empty; `score` is `null` unless the
+    /// hand-in was graded.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("SubmissionResult", 11)?;
+        out.serialize_field("id", &self.id)?;
+        out.serialize_field("source", &self.source)?;
+        match &self.build {
+            Some(build) => out.serialize_field("build", build)?,
+            None => out.skip_field("build")?,
+        }
+        out.serialize_field("cases", &self.cases)?;
+        out.serialize_field("score", &self.outcome().score())?;
+        out.serialize_field("max_score", &self.max_score)?;
+        out.serialize_field("run", &self.run)?;
+        out.serialize_field("fingerprint", &self.fingerprint)?;
+        if self.handin.is_empty() {
+            out.skip_field("handin")?;
+        } else {
+            out.serialize_field("handin", &self.handin)?;
+        }
+        if self.sandbox.is_empty() {
+            out.skip_field("sandbox")?;
+        } else {
+            out.serialize_field("sandbox", &self.sandbox)?;
+        }
+        match &self.not_graded {
+            Some(reason) => out.serialize_field("not_graded", reason)?,
+            None => out.skip_field("not_graded")?,
+        }
+        out.end()
+    }
 }
 
 impl SubmissionResult {
@@ -414,6 +463,28 @@ impl SubmissionResult {
     /// Whether any case was the grader's fault.
     pub fn has_harness_error(&self) -> bool {
         self.cases.iter().any(|c| c.status == Status::HarnessError)
+    }
+
+    /// How it ended: graded, not graded, or the grader's failure ([`super::outcome::Outcome`]).
+    pub fn outcome(&self) -> super::outcome::Outcome<'_> {
+        super::outcome::Outcome::of(self)
+    }
+
+    /// The same result with every score and maximum multiplied by `points / max_score`, exactly, so that it is out
+    /// of `points` (a platform's `--points`): a student with every point has exactly `points`. Unchanged when it
+    /// has no points to scale.
+    pub fn scaled_to(&self, points: Points) -> SubmissionResult {
+        let mut out = self.clone();
+        let Some(factor) = points.over(self.max_score) else {
+            return out;
+        };
+        for case in &mut out.cases {
+            case.score = case.score.times(factor);
+            case.max_score = case.max_score.times(factor);
+        }
+        out.score = out.cases.iter().map(|c| c.score).sum();
+        out.max_score = out.cases.iter().map(|c| c.max_score).sum();
+        out
     }
 
     /// Sets what student-facing reports show of every case (the game graders' `--show`).

@@ -4,7 +4,8 @@
 
 use proptest::prelude::*;
 use referee::harness::model::{
-    Captured, CaseResult, FirstDifference, RunReport, Show, Status, SubmissionResult, Visibility, SCHEMA_VERSION,
+    Captured, CaseResult, FirstDifference, Points, RunReport, Show, Status, SubmissionResult, Visibility,
+    SCHEMA_VERSION,
 };
 
 /// A character: often one that breaks hand-written codecs, otherwise any at all.
@@ -24,26 +25,29 @@ pub fn text(max: usize) -> impl Strategy<Value = String> {
     prop::collection::vec(awkward_char(), 0..=max).prop_map(|chars| chars.into_iter().collect())
 }
 
-/// A number of points: whole, a decimal a TA types (0.849, 2.5), or a share of lines matched (2/3).
-pub fn points() -> impl Strategy<Value = f64> {
+/// A number of points: whole, a decimal a TA types (0.849, 2.5), a share of lines matched (2/3), a share of a
+/// rubric line (50/7), any number typed.
+pub fn points() -> impl Strategy<Value = Points> {
     prop_oneof![
-        (0u32..=20).prop_map(f64::from),
-        (0u32..=20_000).prop_map(|k| f64::from(k) / 1000.0),
-        (0u32..=30, 1u32..=30).prop_map(|(a, b)| f64::from(a.min(b)) / f64::from(b)),
-        (0.0f64..100.0),
+        (0i64..=20).prop_map(Points::whole),
+        (0i64..=20_000).prop_map(|k| Points::fraction(k, 1000)),
+        (0i64..=30, 1i64..=30).prop_map(|(a, b)| Points::fraction(a.min(b), b)),
+        (0i64..=100, 1i64..=13).prop_map(|(a, b)| Points::fraction(a, b)),
+        (0.0f64..100.0).prop_map(Points::from_f64),
     ]
 }
 
 /// One case worth some points, scored at most that many.
 fn case(name: String) -> impl Strategy<Value = CaseResult> {
     (
-        (points(), 0.0f64..=1.0, prop::sample::select(Status::ALL.to_vec())),
+        (points(), (0u64..=12, 1u64..=12), prop::sample::select(Status::ALL.to_vec())),
         prop::sample::select(vec![Visibility::Visible, Visibility::Hidden, Visibility::AfterDueDate]),
         prop::sample::select(vec![Show::Full, Show::ActualOnly, Show::VerdictOnly]),
         (text(12), text(40), text(40)),
     )
-        .prop_map(move |((max, share, status), visibility, show, (detail, stdout, stderr))| {
-            let score = if status.is_pass() { max } else { max * share };
+        .prop_map(move |((max, (part, of), status), visibility, show, (detail, stdout, stderr))| {
+            // A partial score is short of the maximum, as the comparer makes it.
+            let score = if status.is_pass() { max } else { max.share(part.min(of - 1), of) };
             CaseResult {
                 args: vec!["7".into(), detail.clone()],
                 score,
@@ -67,14 +71,16 @@ fn case(name: String) -> impl Strategy<Value = CaseResult> {
 /// column), from a hand-in with any name or none; its score and maximum are the sums of its cases', as the
 /// comparer makes them (float noise included).
 pub fn submission() -> impl Strategy<Value = SubmissionResult> {
-    let name = prop_oneof![4 => text(10), 1 => Just("handin".to_string())];
+    let name = prop_oneof![8 => text(10), 1 => Just("handin".to_string()), 1 => Just("outcome".to_string())];
     let source = prop_oneof![1 => Just(String::new()), 3 => text(16).prop_map(|n| format!("submissions/{n}"))];
-    (text(16), source, prop::collection::btree_set(name, 1..=6))
-        .prop_flat_map(|(id, source, names)| {
+    // Issue 33, item 2: some hand-ins are not graded (with a reason that may hold any character).
+    let not_graded = prop_oneof![4 => Just(None), 1 => text(20).prop_map(Some)];
+    (text(16), source, prop::collection::btree_set(name, 1..=6), not_graded)
+        .prop_flat_map(|(id, source, names, not_graded)| {
             let cases: Vec<_> = names.into_iter().map(case).collect();
-            (Just(id), Just(source), cases)
+            (Just(id), Just(source), cases, Just(not_graded))
         })
-        .prop_map(|(id, source, cases)| SubmissionResult {
+        .prop_map(|(id, source, cases, not_graded)| SubmissionResult {
             id,
             source,
             build: None,
@@ -85,6 +91,7 @@ pub fn submission() -> impl Strategy<Value = SubmissionResult> {
             fingerprint: "f".into(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded,
         })
 }
 

@@ -215,4 +215,6 @@ fn a_grader_fault_is_the_only_nonzero_exit() {
     }
     let out = cmd.output().unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    // Issue 33, item 2: the grader's failure writes nothing final: no result.json (main wrote one with a 0).
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
 }

@@ -4,7 +4,7 @@
 //! back every name with its hidden characters shown as `\u{..}` (issue 32, item 7) and every score exactly.
 
 use proptest::prelude::*;
-use referee::harness::model::{RunReport, Show, Status, Visibility};
+use referee::harness::model::{Points, RunReport, Show, Status, Visibility};
 use referee::harness::render::visible::strip_ansi;
 use referee::harness::render::{csv, render, Format, RenderOptions};
 
@@ -12,8 +12,27 @@ use crate::arbitrary;
 
 fn rendered(format: Format, report: &RunReport) -> Vec<u8> {
     let mut out = Vec::new();
-    render(format, report, &RenderOptions { color: false, redact: true }, &mut out).unwrap();
+    render(
+        format,
+        report,
+        &RenderOptions { color: false, redact: true, view: referee::harness::render::view::StudentView::DEFAULT },
+        &mut out,
+    )
+    .unwrap();
     out
+}
+
+/// A score read back from a machine format: exactly the one written when it is a decimal of at most nine decimals,
+/// otherwise cut toward zero there (never above it, less than 10⁻⁹ below).
+fn read_back(read: Points, written: Points) -> Result<(), TestCaseError> {
+    prop_assert!(
+        read <= written && written - read < Points::fraction(1, 1_000_000_000),
+        "{:?} read as {:?}",
+        written,
+        read
+    );
+    prop_assert_eq!(read.machine(), written.machine());
+    Ok(())
 }
 
 /// How `junit.xml` shows `raw`: its hidden characters (controls, bidi and zero-width characters, and so every
@@ -70,8 +89,20 @@ proptest! {
         prop_assert_eq!(book.rows.len(), report.submissions.len());
         for (row, s) in book.rows.iter().zip(&report.submissions) {
             prop_assert_eq!(&row.id, &s.id);
-            prop_assert_eq!(row.score.to_bits(), s.score.to_bits(), "score {} read as {}", s.score, row.score);
-            prop_assert_eq!(row.max_score.to_bits(), s.max_score.to_bits());
+            read_back(row.max_score, s.max_score)?;
+            // Issue 33, item 2: only a graded hand-in has a score; the cell of one without is empty, never 0, and
+            // the outcome column says why.
+            match s.outcome().score() {
+                Some(score) => {
+                    let read = row.score.ok_or_else(|| TestCaseError::fail(format!("no score for {:?}", s.id)))?;
+                    read_back(read, score)?;
+                    prop_assert_eq!(read == row.max_score, s.score == s.max_score, "{:?} of {:?}", s.score, s.max_score);
+                }
+                None => {
+                    prop_assert_eq!(row.score, None);
+                    prop_assert_eq!(Some(row.outcome.clone()), s.outcome().reason());
+                }
+            }
             let named = report.submissions.iter().any(|s| !s.source.is_empty());
             let handin = std::path::Path::new(&s.source).file_name().map(|n| n.to_string_lossy().into_owned());
             prop_assert_eq!(&row.handin, &if named { handin.unwrap_or_default() } else { String::new() });
@@ -111,11 +142,21 @@ proptest! {
                 suite.descendants().find(|p| p.has_tag_name("property") && p.attribute("name") == Some(name))
                     .and_then(|p| p.attribute("value")).map(String::from)
             };
-            let score: f64 = property("score").unwrap().parse().unwrap();
-            prop_assert_eq!(score.to_bits(), s.score.to_bits(), "score {} read as {}", s.score, score);
-            let max: f64 = property("max_score").unwrap().parse().unwrap();
-            prop_assert_eq!(max.to_bits(), s.max_score.to_bits());
-            let hidden = s.cases.iter().filter(|c| c.visibility == Visibility::Hidden).count();
+            let max = Points::parse_decimal(&property("max_score").unwrap()).unwrap();
+            read_back(max, s.max_score)?;
+            match s.outcome().score() {
+                Some(_) => {
+                    let score = Points::parse_decimal(&property("score").unwrap()).unwrap();
+                    read_back(score, s.score)?;
+                    prop_assert_eq!(score == max, s.score == s.max_score);
+                }
+                None => {
+                    prop_assert_eq!(property("score"), None);
+                    prop_assert_eq!(property("outcome").map(|o| o.contains("not graded")), Some(true));
+                }
+            }
+            // A JUnit report has no due-date gate: after-due-date cases are hidden in it too.
+            let hidden = s.cases.iter().filter(|c| c.visibility != Visibility::Visible).count();
             prop_assert_eq!(property("hidden_tests"), (hidden > 0).then(|| hidden.to_string()));
 
             let cases: Vec<_> = suite.children().filter(|n| n.has_tag_name("testcase")).collect();
@@ -125,7 +166,7 @@ proptest! {
                 prop_assert_eq!(testcase.attribute("classname").map(String::from), Some(xml_visible(&s.id)));
                 let verdict = testcase.children().find(|n| n.has_tag_name("failure") || n.has_tag_name("error"));
                 prop_assert_eq!(verdict.is_none(), case.status.is_pass());
-                if case.visibility == Visibility::Hidden {
+                if case.visibility != Visibility::Visible {
                     hidden_seen += 1;
                     let name = testcase.attribute("name").map(String::from);
                     prop_assert_eq!(name, Some(format!("hidden test {hidden_seen}")));
@@ -164,16 +205,20 @@ fn a_hostile_name_survives_both_files() {
             source: String::new(),
             build: None,
             cases: vec![referee::harness::model::CaseResult::new(name.into(), Status::Passed, 0.849)],
-            score: 0.849,
-            max_score: 0.849,
+            score: Points::from_f64(0.849),
+            max_score: Points::from_f64(0.849),
             run: String::new(),
             fingerprint: String::new(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         }],
     };
     let book = csv::read(rendered(Format::Csv, &report).as_slice()).unwrap();
-    assert_eq!((book.rows[0].id.as_str(), book.cases[0].as_str(), book.rows[0].score), (name, name, 0.849));
+    assert_eq!(
+        (book.rows[0].id.as_str(), book.cases[0].as_str(), book.rows[0].score),
+        (name, name, Some(Points::from_f64(0.849)))
+    );
     let xml = String::from_utf8(rendered(Format::Junit, &report)).unwrap();
     let doc = roxmltree::Document::parse(&xml).unwrap();
     let suite = doc.descendants().find(|n| n.has_tag_name("testsuite")).unwrap();

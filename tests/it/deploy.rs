@@ -90,7 +90,7 @@ fn hostile_score(reference: &Path, layers: &str) -> f64 {
     assert!(matches!(run.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&run.stderr));
     let result: SubmissionResult =
         serde_json::from_slice(&fs::read(out.join("results/mallory.json")).unwrap()).unwrap();
-    result.score
+    result.score.to_f64()
 }
 
 #[test]

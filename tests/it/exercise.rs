@@ -12,7 +12,8 @@ use std::process::Output;
 use assert_cmd::Command;
 use referee::exercise::misconception::Misconception;
 use referee::exercise::{file, variant, Kind, Variant};
-use referee::harness::model::{Status, SubmissionResult};
+use referee::harness::model::{Points, Status, SubmissionResult};
+use referee::harness::render::csv;
 
 use crate::exercise_students::{answer_file, answers, kind_of, ALL};
 
@@ -233,8 +234,11 @@ fn a_class_of_31_is_graded_with_each_misconception_named_from_its_wrong_method()
     let run = grade(&class_dir, &out, &["-j", "2"]);
     let (stdout, stderr) = (text(&run.stdout), text(&run.stderr));
     assert_eq!(run.status.code(), Some(1), "a student lost points\n{stdout}\n{stderr}");
-    assert!(stderr.contains("passed over README.txt"), "{stderr}");
-    let results = load(&out);
+    // Issue 33, item 2: a loose file that is no answer file gets a row too (not graded), never silently left out.
+    assert!(stderr.contains("README.txt is no answer file"), "{stderr}");
+    let mut results = load(&out);
+    let readme = results.iter().position(|r| r.id == "README").unwrap();
+    assert!(results.remove(readme).not_graded.is_some());
     assert_eq!(
         results.iter().map(|r| r.id.as_str()).collect::<std::collections::BTreeSet<_>>(),
         ids.iter().copied().collect()
@@ -276,7 +280,7 @@ fn a_class_of_31_is_graded_with_each_misconception_named_from_its_wrong_method()
                 _ => {}
             }
             if let Some((_, _, _)) = s.garbage.iter().find(|(k, gk, _)| *k == v.kind && gk == key) {
-                assert_eq!((case.status, case.score), (Status::Failed, 0.0), "{what}");
+                assert_eq!((case.status, case.score), (Status::Failed, Points::ZERO), "{what}");
                 assert!(
                     case.detail.starts_with(&format!("cannot read the answer to '{key}' (answers.txt line ")),
                     "{what}"
@@ -316,13 +320,15 @@ fn a_class_of_31_is_graded_with_each_misconception_named_from_its_wrong_method()
     for m in ALL {
         assert!(report.contains(m.name()), "{} in report.html", m.name());
     }
-    assert_eq!(fs::read_to_string(out.join("gradebook.csv")).unwrap().lines().count(), 1 + students.len());
+    // One row per student and one for README.txt (not graded), after the header.
+    assert_eq!(fs::read_to_string(out.join("gradebook.csv")).unwrap().lines().count(), 2 + students.len());
     assert!(stdout.contains("misconception(s) named"), "{stdout}");
 
     // Run again: everyone kept; change one answer file: only that student again.
     let again = grade(&class_dir, &out, &[]);
     assert!(
-        text(&again.stdout).starts_with(&format!("graded 0 student(s), {} already graded earlier", students.len())),
+        // Every student and README.txt (a row of its own, not graded) kept.
+        text(&again.stdout).starts_with(&format!("graded 0 student(s), {} already graded earlier", students.len() + 1)),
         "{}",
         text(&again.stdout)
     );
@@ -353,14 +359,44 @@ fn a_wrong_seed_is_reported_as_the_tas_mistake_not_the_students() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(run.status.code(), Some(3), "{}", text(&run.stdout));
+    // Issue 33, item 2: "never marked wrong" means not graded, with the reason, and no score anywhere (main
+    // showed `0 / 50` in the summary and the gradebook, and exited 3 as if the grader had failed).
+    let stdout = text(&run.stdout);
+    assert_eq!(run.status.code(), Some(1), "{stdout}");
     let alice = &load(&out)[0];
-    assert!(alice.cases.iter().all(|c| c.status == Status::HarnessError), "{:?}", alice.cases);
-    assert!(
-        alice.cases[0].detail.contains("grade with the --seed the sheets were made with"),
-        "{}",
-        alice.cases[0].detail
-    );
+    let reason = alice.not_graded.as_deref().unwrap_or_default();
+    assert!(reason.contains("grade with the --seed the sheets were made with"), "{alice:?}");
+    assert!(alice.cases.iter().all(|c| !c.score.is_positive() && c.status != Status::Failed), "{:?}", alice.cases);
+    let line = stdout.lines().find(|l| l.trim_start().starts_with("alice")).unwrap();
+    assert!(line.contains("not graded: ") && !line.contains(" 0 / "), "{stdout}");
+    let book = csv::read(fs::File::open(out.join("gradebook.csv")).unwrap()).unwrap();
+    let row = &book.rows[0];
+    assert_eq!((row.id.as_str(), row.score), ("alice", None), "an empty score cell");
+    assert_eq!(row.max_score, alice.max_score);
+    assert!(row.max_score.is_positive());
+    assert_eq!(Some(row.outcome.clone()), alice.outcome().reason());
+    let report: serde_json::Value = serde_json::from_slice(&fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["submissions"][0]["score"], serde_json::Value::Null);
+    assert!(!out.join("gradescope/alice/results.json").exists(), "no platform file holds a score for alice");
+    let feedback = fs::read_to_string(out.join("feedback/alice.md")).unwrap();
+    assert!(feedback.starts_with("# alice: not graded\n"), "{feedback}");
+    // The single-hand-in terminal report says the same.
+    let one = referee(&[
+        "exercise",
+        "grade",
+        "--seed",
+        "2025",
+        "--kind",
+        KINDS,
+        "--dir",
+        class_dir.join("alice").to_str().unwrap(),
+        "--color",
+        "never",
+    ]);
+    let said = text(&one.stdout);
+    assert_eq!(one.status.code(), Some(1), "{said}");
+    assert!(said.contains("score: not graded") && said.contains("not graded: "), "{said}");
+    assert!(!said.contains("0 / 50"), "{said}");
     // Graded with the right seed, the same file has full marks.
     let run = referee(&[
         "exercise",
@@ -495,15 +531,22 @@ fn a_gradescope_bundle_grades_the_student_the_metadata_names() {
     let output: Vec<&str> = wrong["tests"].as_array().unwrap().iter().map(|t| t["output"].as_str().unwrap()).collect();
     assert!(output.iter().any(|o| o.contains("mrv-ties-alphabetical")), "{output:?}");
     // Someone else's answers under alice's sheet: bob's variant line does not match, so nothing is taken from him.
-    let (other, _) = run_for("bob@wisc.edu", &[]);
-    assert_eq!(other["score"].as_f64(), Some(0.0));
-    assert!(other["tests"][0]["output"].as_str().unwrap().contains("harness error"), "{other}");
-    // No users in the metadata: a result that says the autograder could not tell who it is, never a crash.
+    // Issue 33, item 2: not graded, so no results.json and no score (main wrote "score": 0.0); exit 1.
+    let root = tempfile::tempdir().unwrap();
+    crate::gradescope::install(&zip, root.path());
+    let vs: Vec<Variant> = kinds.iter().map(|&k| variant(SEED, "alice", k)).collect();
+    fs::write(root.path().join("submission/answers.txt"), answer_file("alice", &vs, &[], &[])).unwrap();
+    metadata(root.path(), "[{\"email\": \"bob@wisc.edu\", \"id\": 8, \"name\": \"Bob\"}]");
+    let (code, said) = crate::gradescope::run_autograder_unscored(root.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("not graded") && said.contains("variant"), "{said}");
+    // No users in the metadata: the autograder cannot tell who it is; no score, never a crash.
     let root = tempfile::tempdir().unwrap();
     crate::gradescope::install(&zip, root.path());
     metadata(root.path(), "[]");
-    let none = crate::gradescope::run_autograder(root.path());
-    assert!(none["output"].as_str().unwrap().contains("cannot tell which student this is"), "{none}");
+    let (code, said) = crate::gradescope::run_autograder_unscored(root.path());
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("cannot tell which student this is"), "{said}");
 }
 
 /// The hand-ins the written-problems guide grades (`tests/fixtures/exercise/hand-ins`, seed 48151, ids of
@@ -592,4 +635,41 @@ fn a_gradescope_bundle_takes_the_id_field_written_after_exercise_and_refuses_unk
     ]);
     assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
     assert!(text(&run.stderr).contains("only an `exercise` bundle"), "{}", text(&run.stderr));
+}
+
+/// Issue 33, item 2: an empty, garbage or oversized loose answer file in `--submissions` is a hand-in without a
+/// score: a row in the gradebook (empty score cell, the reason) and a nonzero exit, never skipped with exit 0 (as
+/// on main, which printed one stderr line and left it out).
+#[test]
+fn loose_files_that_are_no_answer_files_get_a_row_not_graded_and_the_exit_code_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (class_dir, out) = (tmp.path().join("class"), tmp.path().join("out"));
+    write(&class_dir.join("alice.txt"), &answer_file("alice", &variants("alice"), &[], &[]));
+    write(&class_dir.join("empty.txt"), "");
+    fs::write(class_dir.join("garbage.txt"), [0xffu8, 0x00, 0xfe, b'\n', 0x1b, b'[', b'2', b'J']).unwrap();
+    write(&class_dir.join("huge.txt"), &format!("[alphabeta]\n{}", "x".repeat((1 << 20) + 10)));
+    let run = grade(&class_dir, &out, &[]);
+    let (stdout, stderr) = (text(&run.stdout), text(&run.stderr));
+    // alice has full marks: only the three loose files keep the run from exit 0.
+    assert_eq!(run.status.code(), Some(1), "{stdout}\n{stderr}");
+    let book = csv::read(fs::File::open(out.join("gradebook.csv")).unwrap()).unwrap();
+    let ids: Vec<&str> = book.rows.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["alice", "empty", "garbage", "huge"], "{stdout}");
+    let alice = &book.rows[0];
+    assert_eq!(alice.score, Some(alice.max_score));
+    assert_eq!(alice.outcome, "graded");
+    let results = load(&out);
+    for row in &book.rows[1..] {
+        assert_eq!(row.score, None, "{}: an empty score cell, never 0", row.id);
+        let result = results.iter().find(|r| r.id == row.id).unwrap();
+        assert_eq!(Some(row.outcome.clone()), result.outcome().reason(), "{}", row.id);
+        assert!(row.outcome.starts_with("not graded: "), "{}: {}", row.id, row.outcome);
+        let line = stdout.lines().find(|l| l.trim_start().starts_with(row.id.as_str())).unwrap();
+        assert!(line.contains("not graded: "), "{line}");
+    }
+    assert!(book.rows[3].outcome.contains("larger than 1 MiB"), "{}", book.rows[3].outcome);
+    // Graded alone, alice's class exits 0: the exit code above is the loose files'.
+    let alone = tmp.path().join("alone");
+    write(&alone.join("alice.txt"), &answer_file("alice", &variants("alice"), &[], &[]));
+    assert_eq!(grade(&alone, &tmp.path().join("out2"), &[]).status.code(), Some(0));
 }

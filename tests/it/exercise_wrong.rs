@@ -196,7 +196,11 @@ fn wrong_solvers_written_here_are_recognised_by_name() {
                 let mine = wrong.iter().find(|(k, _)| *k == part.spec.key).map(|(_, a)| a.clone());
                 Some(mine.unwrap_or_else(|| part.expected.show()))
             });
-            let cases = grade(std::slice::from_ref(&v), &file::parse("answers.txt", &text), 10.0);
+            let cases = grade(
+                std::slice::from_ref(&v),
+                &file::parse("answers.txt", &text),
+                referee::harness::model::Points::whole(10),
+            );
             for (part, case) in v.parts.iter().zip(&cases) {
                 let Some((_, given)) = wrong.iter().find(|(k, _)| *k == part.spec.key) else { continue };
                 let right = case.status.is_pass();

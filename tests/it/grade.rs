@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use assert_cmd::Command;
-use referee::harness::model::{RunReport, Status, SubmissionResult};
+use referee::harness::model::{Points, RunReport, Status, SubmissionResult};
 
 use crate::variants::{materialize, python_wrong, CLASS};
 
@@ -72,7 +72,7 @@ fn python_wrong_stats(name: &str) -> (i32, RunReport) {
 fn correct_python_stats_passes_every_official_case() {
     let (code, report) = python_stats("submissions/python-stats");
     let s = &report.submissions[0];
-    assert_eq!((code, statuses(s), s.score, s.max_score), (0, vec![Passed; 3], 3.0, 3.0));
+    assert_eq!((code, statuses(s), s.score, s.max_score), (0, vec![Passed; 3], Points::whole(3), Points::whole(3)));
 }
 
 #[test]
@@ -127,7 +127,7 @@ fn wrong_submissions_get_exact_statuses_and_scores() {
     for (dir, expected, score) in table {
         let (code, report) = python_wrong_stats(dir);
         let s = &report.submissions[0];
-        assert_eq!((statuses(s), s.score), (expected.clone(), score), "{dir}");
+        assert_eq!((statuses(s), s.score), (expected.clone(), Points::from_f64(score)), "{dir}");
         assert_eq!(code, if score == 3.0 { 0 } else { 1 }, "{dir}");
     }
     // The diagnosis names the bug in the report.
@@ -165,7 +165,7 @@ fn native_suites_normalize_give_line_credit_and_name_accepted_readings() {
     let s = &report.submissions[0];
     assert_eq!(statuses(s), vec![Failed, Failed]);
     assert_eq!(s.cases[0].lines_matched, Some((5, 6)));
-    assert!((s.score - 10.0).abs() < 1e-9, "{}", s.score);
+    assert_eq!(s.score, Points::whole(10), "{:?}", s.score);
 
     // The legal-moves reading of the composite rule: rejected by default, accepted and named with --accept.
     let bin = takestones_bin();
@@ -276,7 +276,7 @@ fn a_class_of_java_hand_ins_writes_every_report() {
             serde_json::from_slice(&fs::read(out.path().join(format!("gradescope/{id}/results.json"))).unwrap())
                 .unwrap();
         assert_eq!(gs["tests"].as_array().map(Vec::len), Some(3), "{id}");
-        assert_eq!(gs["score"].as_f64(), Some(s.score), "{id}");
+        assert_eq!(gs["score"].as_f64(), Some(s.score.json()), "{id}");
         assert!(out.path().join(format!("feedback/{id}.md")).is_file());
     }
     let dave: SubmissionResult =
@@ -319,7 +319,7 @@ fn a_resubmission_is_graded_again_and_an_unchanged_hand_in_is_not() {
     assert!(text.contains("graded 1 student(s), 1 already graded earlier"), "{text}");
     assert!(text.contains("re-graded 1 student whose hand-in changed since the last run: bob\n"), "{text}");
     let regraded = parsed(&record("bob"));
-    assert_eq!((regraded.score, regraded.max_score), (3.0, 3.0));
+    assert_eq!((regraded.score, regraded.max_score), (Points::whole(3), Points::whole(3)));
     assert_ne!(regraded.run, bob.run, "bob's result comes from the new run");
     assert_eq!(record("alice"), alice, "alice's result was not touched");
 
@@ -463,7 +463,7 @@ fn a_single_hand_in_named_beyond_ascii_is_graded() {
     let cmd = format!("{} {{dir}}/takestones.py {{args}}", python());
     let (code, report) =
         grade_json(&["--suite", "builtin:takestones-stats-2019", "--dir", dir.to_str().unwrap(), "--cmd", &cmd]);
-    assert_eq!((code, report.submissions[0].id.as_str(), report.submissions[0].score), (0, "José", 3.0));
+    assert_eq!((code, report.submissions[0].id.as_str(), report.submissions[0].score), (0, "José", Points::whole(3)));
 }
 
 /// Issue 23, item 5: with `--submissions .`, the results folder of the last run (and a scratch folder) sat among
@@ -576,6 +576,21 @@ fn a_failure_every_hand_in_shares_is_named_as_the_graders() {
     assert!(stdout.find("suspected grader problem").unwrap() < summary, "above the summary: {stdout}");
     let html = fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("suspected grader problem: all 3 hand-ins failed case"), "report.html names it");
+    // Issue 33, item 2: no grade of that run is final: every file lists each hand-in as not graded, never the 0
+    // it got (main wrote 0 for everyone in the gradebook and the platform files).
+    let book = referee::harness::render::csv::read(fs::File::open(out.join("gradebook.csv")).unwrap()).unwrap();
+    assert_eq!(book.rows.len(), 3);
+    for row in &book.rows {
+        assert_eq!(row.score, None, "{}: an empty score cell", row.id);
+        assert!(row.outcome.starts_with("not graded: not final: suspected grader problem"), "{}", row.outcome);
+        assert!(!out.join("gradescope").join(&row.id).join("results.json").exists(), "{}", row.id);
+        let feedback = fs::read_to_string(out.join("feedback").join(format!("{}.md", row.id))).unwrap();
+        assert!(feedback.starts_with(&format!("# {}: not graded\n", row.id)), "{feedback}");
+        let line = stdout.lines().find(|l| l.trim_start().starts_with(row.id.as_str())).unwrap();
+        assert!(line.contains("not graded: not final") && !line.contains(" 0 / "), "{line}");
+    }
+    let report: serde_json::Value = serde_json::from_slice(&fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert!(report["submissions"].as_array().unwrap().iter().all(|s| s["score"].is_null()), "{report}");
     // Fixed, the same class passes; a wrong program among right ones is only that student's failure.
     python_wrong("python-wrong-format", &class.join("carol-HW2-P3"));
     let fixed = run(&format!("{} {{dir}}/takestones.py {{args}}", python()));
@@ -584,6 +599,12 @@ fn a_failure_every_hand_in_shares_is_named_as_the_graders() {
     assert!(
         !stdout.contains("suspected") && !fs::read_to_string(out.join("report.html")).unwrap().contains("suspected")
     );
+    // And the grades are final again, in every file.
+    let book = referee::harness::render::csv::read(fs::File::open(out.join("gradebook.csv")).unwrap()).unwrap();
+    assert!(book.rows.iter().all(|r| r.score.is_some() && r.outcome.is_empty()), "{book:?}");
+    for row in &book.rows {
+        assert!(out.join("gradescope").join(&row.id).join("results.json").exists(), "{}", row.id);
+    }
 }
 
 /// Issue 23, item 9: a hand-in removed from the class folder stayed in gradebook.csv and report.html but not in
@@ -721,5 +742,12 @@ fn a_hand_in_the_grader_cannot_read_gets_a_row_saying_so() {
         assert!(r.cases.iter().all(|c| c.status == Status::HarnessError), "{id}: {:?}", r.cases);
         let message = &r.build.as_ref().unwrap().message;
         assert!(message.starts_with("the grader could not read the hand-in: "), "{id}: {message}");
+        // Issue 33, item 2: the grader's failure writes nothing final for the student: no score in the gradebook
+        // (main wrote 0) and no Gradescope file to upload.
+        assert!(!out.join("gradescope").join(id).join("results.json").exists(), "{id}");
     }
+    let book = referee::harness::render::csv::read(fs::File::open(out.join("gradebook.csv")).unwrap()).unwrap();
+    let scores: Vec<(&str, bool)> = book.rows.iter().map(|r| (r.id.as_str(), r.score.is_some())).collect();
+    assert_eq!(scores, [("alice", true), ("ghost", false), ("pipe", false)]);
+    assert!(book.rows[1].outcome.starts_with("not graded: the grader failed"), "{}", book.rows[1].outcome);
 }

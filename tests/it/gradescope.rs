@@ -63,6 +63,26 @@ pub fn run_autograder(root: &Path) -> Value {
     value
 }
 
+/// Runs the real run_autograder against `root` for a submission that gets no score (issue 33, item 2: the grader
+/// failed, or it was not graded): no results.json is left (so Gradescope records no score, never a 0) and the exit
+/// code is nonzero; returns the exit code and what it printed (the autograder output the staff see).
+pub fn run_autograder_unscored(root: &Path) -> (Option<i32>, String) {
+    let out = std::process::Command::new("bash")
+        .arg(root.join("run_autograder"))
+        .env("AUTOGRADER_ROOT", root)
+        .output()
+        .unwrap();
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr_of(&out));
+    let results = root.join("results/results.json");
+    assert!(
+        !results.exists(),
+        "a results.json for a submission without a score: {}",
+        fs::read_to_string(&results).unwrap_or_default()
+    );
+    assert!(!out.status.success(), "{said}");
+    (out.status.code(), said)
+}
+
 fn stderr_of(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -225,6 +245,12 @@ fn a_python_bundle_ships_its_suite_folder_and_reports_a_grader_failure_as_such()
     assert_eq!((correct["score"].as_f64(), correct["tests"][0]["max_score"].as_f64()), (Some(30.0), Some(10.0)));
     assert_eq!(correct["visibility"], "after_due_date");
     assert_eq!(correct["stdout_visibility"], "visible");
+    // Issue 33: a test's visibility overrides the top level on Gradescope, so none may be sooner than the bundle's;
+    // the summary states the score Gradescope records (not "3 / 3" beside 30), as declared plain text.
+    let tests = correct["tests"].as_array().unwrap();
+    assert!(tests.iter().all(|t| t["visibility"] == "after_due_date"), "{correct}");
+    assert_eq!(correct["output_format"], "text");
+    assert!(correct["output"].as_str().unwrap().starts_with("Score: 30 / 30."), "{correct}");
     let buggy = autograde(&zip, &|dir| python_wrong("python-depth-off-by-one", dir));
     assert!(statuses(&buggy).contains(&"failed"), "{buggy}");
     assert!(buggy["score"].as_f64().unwrap() < 30.0);
@@ -234,19 +260,21 @@ fn a_python_bundle_ships_its_suite_folder_and_reports_a_grader_failure_as_such()
     install(&zip, root.path());
     let path = root.path().join("source/config.json");
     fs::write(&path, fs::read_to_string(&path).unwrap().replace(&python(), "/nonexistent/python3")).unwrap();
-    let failed = run_autograder(root.path());
-    let output = failed["output"].as_str().unwrap();
-    assert!(output.contains("harness error") && output.contains("not a fault in your submission"), "{output}");
-    // And a grader that cannot even start still leaves a valid results.json that says so.
+    // Issue 33, item 2: no results.json, so Gradescope records no score (main wrote "score": 0.0); exit 3.
+    let (code, said) = run_autograder_unscored(root.path());
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("harness error") && said.contains("not a fault in the submission"), "{said}");
+    // A grader that cannot even start leaves none either.
     fs::remove_file(root.path().join("source/referee")).unwrap();
-    let stopped = run_autograder(root.path());
-    assert!(stopped["output"].as_str().unwrap().contains("stopped before grading"), "{stopped}");
-    // So does a broken configuration.
+    let (code, said) = run_autograder_unscored(root.path());
+    assert_ne!(code, Some(0), "{said}");
+    // Nor does a broken configuration.
     let root2 = tempfile::tempdir().unwrap();
     install(&zip, root2.path());
     fs::write(root2.path().join("source/config.json"), "{").unwrap();
-    let unreadable = run_autograder(root2.path());
-    assert!(unreadable["output"].as_str().unwrap().contains("config.json is not valid"), "{unreadable}");
+    let (code, said) = run_autograder_unscored(root2.path());
+    assert_eq!(code, Some(3), "{said}");
+    assert!(said.contains("config.json is not valid"), "{said}");
 }
 
 #[test]
@@ -385,7 +413,10 @@ fn a_bundle_is_refused_when_its_arguments_cannot_grade_a_correct_program() {
     assert!(archive.by_name("solution/takestones.py").is_ok());
     let shipped: referee::harness::model::SubmissionResult =
         serde_json::from_reader(archive.by_name("solution.json").unwrap()).unwrap();
-    assert_eq!((shipped.score, shipped.max_score), (3.0, 3.0));
+    assert_eq!(
+        (shipped.score, shipped.max_score),
+        (referee::harness::model::Points::whole(3), referee::harness::model::Points::whole(3))
+    );
 }
 
 /// Issue 23, item 3: the bundle ships the solution so the autograder can tell a broken set-up on Gradescope from
@@ -415,11 +446,11 @@ fn the_autograder_says_it_is_broken_when_the_solution_fails_in_the_container() {
     let expected = root.path().join("source/suite/output1.txt");
     fs::write(&expected, fs::read_to_string(&expected).unwrap().replacen('1', "2", 1)).unwrap();
     materialize(&fixture("submissions/python-stats"), &[], &root.path().join("submission"));
-    let results = run_autograder(root.path());
-    let output = results["output"].as_str().unwrap();
+    // Issue 33, item 2: the submission gets no score at all (main wrote "score": 0.0).
+    let (code, said) = run_autograder_unscored(root.path());
+    assert_eq!(code, Some(3), "{said}");
     assert!(
-        output.contains("the autograder itself is broken") && output.contains("not a fault in your submission"),
-        "{output}"
+        said.contains("the autograder itself is broken") && said.contains("not a fault in the submission"),
+        "{said}"
     );
-    assert_eq!(results["score"], 0.0);
 }

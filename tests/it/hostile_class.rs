@@ -353,7 +353,7 @@ fn check_results(out: &Path, laid: &[LaidOut], code: i32) -> Vec<String> {
     for hand_in in laid {
         let Some(id) = &hand_in.correct_id else { continue };
         match report.submissions.iter().find(|s| &s.id == id) {
-            Some(s) if s.max_score > 0.0 && s.score == s.max_score => {}
+            Some(s) if s.max_score.is_positive() && s.score == s.max_score => {}
             Some(s) => {
                 let details: Vec<&str> = s.cases.iter().map(|c| c.detail.as_str()).collect();
                 broken.push(format!("correct {id} got {} / {}: {details:?}", s.score, s.max_score));

@@ -99,7 +99,7 @@ fn hostile_trees_neither_crash_nor_hide_nor_blame_the_grader() {
     assert_eq!(gradebook.lines().count(), 1 + ids.len(), "{gradebook}");
     for id in ["alice", "deep", "hider", "odd"] {
         let r = &results[id];
-        assert!(r.max_score > 0.0 && r.score == r.max_score, "{id}: {} of {}: {r:?}", r.score, r.max_score);
+        assert!(r.max_score.is_positive() && r.score == r.max_score, "{id}: {} of {}: {r:?}", r.score, r.max_score);
     }
     for (id, why) in [("clash", "both as a file and as a folder"), ("nest", "nests folders more than 128 deep")] {
         let r = &results[id];

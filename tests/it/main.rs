@@ -9,6 +9,7 @@ mod clap_errors;
 mod classroom50;
 mod cli;
 mod codec;
+mod consistency;
 mod containment;
 mod deploy;
 mod diagnose;

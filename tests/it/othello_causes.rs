@@ -326,7 +326,7 @@ def minimax_max_node(board, color, limit, caching=0):
 #[test]
 fn grading_gives_the_same_causes_as_feedback() {
     use referee::app::othello::grade_check::add_check;
-    use referee::harness::model::{Status, SubmissionResult};
+    use referee::harness::model::{Points, Status, SubmissionResult};
     let path = mutant(
         "limit_ai.py",
         "graded_ai.py",
@@ -338,18 +338,19 @@ fn grading_gives_the_same_causes_as_feedback() {
         source: "s".into(),
         build: None,
         cases: Vec::new(),
-        score: 0.0,
-        max_score: 6.0,
+        score: Points::ZERO,
+        max_score: Points::from_f64(6.0),
         run: "r".into(),
         fingerprint: "f".into(),
         handin: String::new(),
         sandbox: Vec::new(),
+        not_graded: None,
     };
     add_check(
         &mut result,
         Some(&path),
         &Options { python: PYTHON.into(), seed: 5, cases: 12, ..Options::default() },
-        6.0,
+        Points::whole(6),
     );
     let select = result.cases.iter().find(|c| c.name == "conformance: select_move_minimax").unwrap();
     assert_eq!(select.status, Status::Failed);

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use referee::game::othello::{Grid, Othello, Rules};
 use referee::game::Game;
-use referee::harness::model::{Status, SubmissionResult};
+use referee::harness::model::{Points, Status, SubmissionResult};
 use referee::harness::runner::layers::Policy;
 use referee::harness::runner::{Limits, Sandbox, SandboxOptions};
 use referee::referee::agent::{FaultKind, TimeControl};
@@ -317,7 +317,7 @@ fn a_class_of_python_agents_is_graded_from_real_games_and_its_search_functions()
         assert_cmd::Command::cargo_bin("referee")
             .unwrap()
             .args(["grade", "othello", "--size", "4", "--time", "5", "--games", "1", "--seed", "3", "--python", PYTHON])
-            .args(["--check-cases", "10", "--submissions"])
+            .args(["--check-cases", "10", "--target", "0.5", "--submissions"])
             .arg(&subs)
             .arg("--out")
             .arg(&out)
@@ -344,7 +344,14 @@ fn a_class_of_python_agents_is_graded_from_real_games_and_its_search_functions()
     assert!(wins >= 1, "a depth-4 alpha-beta agent beats random on 4x4: {:?}", good.cases[0].detail);
     assert_eq!(conformance(&good).len(), 7);
     assert!(conformance(&good).iter().all(|(_, s)| *s == Status::Passed), "{:?}", conformance(&good));
-    assert!((good.score - (50.0 * wins as f64 / 2.0 + 50.0)).abs() < 1e-9, "{}", good.score);
+    // Exactly the maximum (issue 33: seven sevenths of 50 plus 50 were 99.99999999999999 in floats), everywhere.
+    assert_eq!((good.score, good.max_score), (Points::whole(100), Points::whole(100)), "{:?}", good.score);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<dt>Full marks</dt><dd>1</dd>"), "report.html counts the full marks");
+    let feedback = std::fs::read_to_string(out.join("feedback/ab2101.md")).unwrap();
+    assert!(feedback.starts_with("# ab2101: 100 / 100\n"), "{feedback}");
+    let gradescope = std::fs::read_to_string(out.join("gradescope/ab2101/results.json")).unwrap();
+    assert!(gradescope.contains("\"score\": 100.0,") && gradescope.contains("Score: 100 / 100."), "{gradescope}");
     // The crashing agent loses both games; of the course's functions it defines only compute_utility, correctly.
     assert_eq!(games(&crashed), [Status::Crashed, Status::Crashed]);
     let crash_case = crashed.cases.iter().find(|c| c.name.starts_with("vs ")).unwrap();
@@ -352,12 +359,14 @@ fn a_class_of_python_agents_is_graded_from_real_games_and_its_search_functions()
     let passed: Vec<String> =
         conformance(&crashed).into_iter().filter(|(_, s)| *s == Status::Passed).map(|(n, _)| n).collect();
     assert_eq!(passed, ["conformance: compute_utility"]);
-    assert!((crashed.score - 50.0 / 7.0).abs() < 1e-9, "{}", crashed.score);
-    assert_eq!(broken.score, 0.0);
+    assert_eq!(crashed.score, Points::whole(50).share(1, 7));
+    assert_eq!(broken.score, Points::ZERO);
     assert!(broken.cases.iter().all(|c| c.status == Status::BuildError), "{:?}", broken.cases);
     assert!(broken.build.as_ref().is_some_and(|b| b.message.contains("SyntaxError")));
     let gradebook = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
     assert_eq!(gradebook.lines().count(), 4, "{gradebook}");
+    assert!(gradebook.lines().any(|l| l.starts_with("ab2101,100,100,")), "{gradebook}");
+    assert!(gradebook.lines().any(|l| l.starts_with("cr4404,7.142857142,100,")), "{gradebook}");
     let feedback = std::fs::read_to_string(out.join("feedback/cr4404.md")).unwrap();
     assert!(feedback.contains("crashed") && feedback.contains("ValueError"), "{feedback}");
     assert!(feedback.contains("select_move_minimax") && feedback.contains("missing"), "{feedback}");

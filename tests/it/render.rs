@@ -4,8 +4,8 @@
 //! Snapshots live in the top-level `snapshots/` folder as `render_<format>@all_statuses.snap`.
 
 use referee::harness::model::{
-    BuildResult, Captured, CaseResult, Cause, CauseKind, FirstDifference, RunReport, Show, Status, SubmissionResult,
-    Visibility, SCHEMA_VERSION,
+    BuildResult, Captured, CaseResult, Cause, CauseKind, FirstDifference, Points, RunReport, Show, Status,
+    SubmissionResult, Visibility, SCHEMA_VERSION,
 };
 use referee::harness::render::{gradescope, markdown, render, Format, RenderOptions};
 
@@ -21,8 +21,8 @@ fn case(name: &str, args: &str, status: Status, detail: &str) -> CaseResult {
         name: name.to_string(),
         args: args.split_whitespace().map(String::from).collect(),
         status,
-        score: 0.0,
-        max_score: 1.0,
+        score: Points::ZERO,
+        max_score: Points::from_f64(1.0),
         visibility: Visibility::Visible,
         show: Show::Full,
         tags: vec![],
@@ -41,7 +41,7 @@ fn case(name: &str, args: &str, status: Status, detail: &str) -> CaseResult {
 
 fn alice() -> SubmissionResult {
     let passed = CaseResult {
-        score: 1.0,
+        score: Points::from_f64(1.0),
         reading: Some("composite=legal-moves".into()),
         tags: vec!["official".into()],
         stdout: captured(EXPECTED),
@@ -49,8 +49,8 @@ fn alice() -> SubmissionResult {
         ..case("official-1", "3 0 0", Status::Passed, "")
     };
     let failed = CaseResult {
-        score: 1.2,
-        max_score: 2.0,
+        score: Points::from_f64(1.2),
+        max_score: Points::from_f64(2.0),
         tags: vec!["official".into()],
         lines_matched: Some((3, 5)),
         difference: Some(FirstDifference {
@@ -94,7 +94,7 @@ fn alice() -> SubmissionResult {
     };
     let hidden_pass = CaseResult {
         visibility: Visibility::Hidden,
-        score: 1.0,
+        score: Points::from_f64(1.0),
         stdout: captured(EXPECTED),
         ..case("hidden-1", "12 2 5 10 3", Status::Passed, "")
     };
@@ -113,12 +113,13 @@ fn alice() -> SubmissionResult {
             elapsed_ms: 812,
         }),
         cases: vec![passed, failed, timeout, crashed, nonzero, flood, hidden_pass, harness],
-        score: 3.2,
-        max_score: 9.0,
+        score: Points::from_f64(3.2),
+        max_score: Points::from_f64(9.0),
         run: "run-1".into(),
         fingerprint: "suite-fp-1".into(),
         handin: String::new(),
         sandbox: Vec::new(),
+        not_graded: None,
     }
 }
 
@@ -128,7 +129,7 @@ fn bob() -> SubmissionResult {
         .into_iter()
         .map(|c| CaseResult {
             status: Status::BuildError,
-            score: 0.0,
+            score: Points::ZERO,
             detail: "the build failed".into(),
             reading: None,
             diagnosis: None,
@@ -152,12 +153,13 @@ fn bob() -> SubmissionResult {
             elapsed_ms: 640,
         }),
         cases,
-        score: 0.0,
-        max_score: 9.0,
+        score: Points::ZERO,
+        max_score: Points::from_f64(9.0),
         run: "run-1".into(),
         fingerprint: "suite-fp-1".into(),
         handin: String::new(),
         sandbox: Vec::new(),
+        not_graded: None,
     }
 }
 
@@ -165,7 +167,8 @@ fn report() -> RunReport {
     RunReport { schema: SCHEMA_VERSION, suite: "takestones".into(), submissions: vec![alice(), bob()] }
 }
 
-const REDACT: RenderOptions = RenderOptions { color: false, redact: true };
+const REDACT: RenderOptions =
+    RenderOptions { color: false, redact: true, view: referee::harness::render::view::StudentView::DEFAULT };
 
 fn rendered(format: Format, options: &RenderOptions) -> String {
     let mut out = Vec::new();
@@ -211,19 +214,32 @@ fn markdown() {
 #[test]
 fn json_round_trips_the_model() {
     let back: RunReport = serde_json::from_str(&rendered(Format::Json, &RenderOptions::default())).unwrap();
-    assert_eq!(back, report());
+    // Issue 33, item 2: alice's harness error is the grader's failure, so her score is written as null (nothing
+    // final) and reads back as no points; everything else comes back as it was.
+    let mut expected = report();
+    assert!(!expected.submissions[0].outcome().is_graded());
+    expected.submissions[0].score = referee::harness::model::Points::ZERO;
+    assert_eq!(back, expected);
 }
 
 #[test]
 fn gradescope_is_one_valid_object_per_submission() {
-    for (submission, passed) in [(alice(), 2), (bob(), 0)] {
+    // Issue 33, item 2: alice's harness error is the grader's failure: no score and no test to add one up from.
+    let mut out = Vec::new();
+    gradescope::render_submission(&alice(), &RenderOptions::default(), &mut out).unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert!(value.get("score").is_none() && value["tests"].as_array().is_some_and(Vec::is_empty), "{value}");
+    assert!(value["output"].as_str().unwrap().starts_with("not graded: the grader failed"), "{value}");
+    let mut graded = alice();
+    graded.cases.retain(|c| c.status != Status::HarnessError);
+    for (submission, passed) in [(graded, 2), (bob(), 0)] {
         let mut out = Vec::new();
         gradescope::render_submission(&submission, &RenderOptions::default(), &mut out).unwrap();
         let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
         let tests = value["tests"].as_array().unwrap();
         assert_eq!(tests.len(), submission.cases.len());
         assert_eq!(tests.iter().filter(|t| t["status"] == "passed").count(), passed);
-        assert_eq!(value["score"], submission.score);
+        assert_eq!(value["score"], submission.score.json());
         // Seconds as Gradescope wants them, never 0 for a submission that ran.
         assert!(value["execution_time"].as_f64().unwrap() > 0.0);
     }
@@ -241,7 +257,7 @@ fn per_submission_markdown_matches_the_report_section() {
 
 #[test]
 fn only_the_terminal_format_colors() {
-    let color = RenderOptions { color: true, redact: true };
+    let color = RenderOptions { color: true, redact: true, view: referee::harness::render::view::StudentView::DEFAULT };
     assert!(rendered(Format::Terminal, &color).contains("\u{1b}[31m"));
     for format in [Format::Json, Format::Gradescope, Format::Junit, Format::Csv, Format::Md] {
         let text = rendered(format, &color);
@@ -263,6 +279,8 @@ fn redaction_zeroes_every_time() {
 fn every_format_shows_causes_alike() {
     use referee::harness::model::{Cause, CauseKind};
     let mut report = report();
+    // A graded alice (her harness error left out): a hand-in the grader failed on gets no Gradescope tests.
+    report.submissions[0].cases.retain(|c| c.status != Status::HarnessError);
     report.submissions[0].cases[1].causes = vec![
         Cause::new("limit-at-root", CauseKind::Bug, "It searches one ply deeper than the limit.")
             .with_evidence("$ referee check othello agent.py"),
@@ -314,18 +332,24 @@ fn shown(show: Show) -> SubmissionResult {
         stderr: captured("Traceback TRACEBACK-LINE\n"),
         ..case("crash", "7 0 3 ARGWORD", Status::Crashed, "killed by SIGSEGV")
     };
-    let passed = CaseResult { show, score: 1.0, stdout: captured(EXPECTED), ..case("ok", "3 0 0", Status::Passed, "") };
+    let passed = CaseResult {
+        show,
+        score: Points::from_f64(1.0),
+        stdout: captured(EXPECTED),
+        ..case("ok", "3 0 0", Status::Passed, "")
+    };
     SubmissionResult {
         id: "carol".into(),
         source: "carol".into(),
         build: None,
         cases: vec![wrong, crash, passed],
-        score: 1.0,
-        max_score: 3.0,
+        score: Points::from_f64(1.0),
+        max_score: Points::from_f64(3.0),
         run: "r".into(),
         fingerprint: "f".into(),
         handin: String::new(),
         sandbox: vec!["landlock".into(), "network".into()],
+        not_graded: None,
     }
 }
 

@@ -6,42 +6,51 @@
 //! can say so says that some tests are hidden when some are.
 
 use proptest::prelude::*;
-use referee::harness::model::{RunReport, Show, Status, SubmissionResult, Visibility, SCHEMA_VERSION};
+use referee::harness::model::{Points, RunReport, Show, Status, SubmissionResult, Visibility, SCHEMA_VERSION};
 use referee::harness::render::classroom50::{self, Identity};
 use referee::harness::render::{gradescope, markdown, prairielearn, render, Format, RenderOptions};
 use serde_json::Value;
 
 use crate::arbitrary;
 
-const OPTIONS: RenderOptions = RenderOptions { color: false, redact: true };
+const OPTIONS: RenderOptions =
+    RenderOptions { color: false, redact: true, view: referee::harness::render::view::StudentView::DEFAULT };
 
-/// Checks that `shown`, a number as a report prints it, is `exact` to four decimals: not above it (beyond float
-/// noise) and less than 10⁻⁴ below it.
-fn shown_as(shown: &str, exact: f64, what: &str) -> Result<(), TestCaseError> {
+/// Checks that `shown`, a number as a report prints it, is `exact` to four decimals: never above it, less than
+/// 10⁻⁴ below it, and exactly it when it is whole.
+fn shown_as(shown: &str, exact: Points, what: &str) -> Result<(), TestCaseError> {
     let value: f64 =
         shown.trim().parse().map_err(|_| TestCaseError::fail(format!("{what}: '{shown}' is no number")))?;
-    let noise = 1e-9 * exact.abs().max(1.0);
-    prop_assert!(value <= exact + noise && exact - value < 1e-4 + noise, "{what}: {exact} shown as {shown}");
+    let value = Points::from_f64(value);
+    prop_assert!(value <= exact && exact - value < Points::fraction(1, 10_000), "{what}: {exact:?} shown as {shown}");
+    prop_assert!(!exact.is_whole() || value == exact, "{what}: {exact:?} shown as {shown}");
     Ok(())
 }
 
-/// `X / Y` (or `X/Y`) checked against a score and its maximum.
-fn points_as(shown: &str, score: f64, max: f64, what: &str) -> Result<(), TestCaseError> {
+/// `X / Y` (or `X/Y`) checked against a score and its maximum: a score below its maximum never reads as it.
+fn points_as(shown: &str, score: Points, max: Points, what: &str) -> Result<(), TestCaseError> {
     let (x, y) = shown.split_once('/').ok_or_else(|| TestCaseError::fail(format!("{what}: '{shown}'")))?;
     shown_as(x, score, what)?;
-    shown_as(y, max, what)
+    shown_as(y, max, what)?;
+    prop_assert_eq!(x.trim() == y.trim(), score == max, "{}: '{}'", what, shown);
+    Ok(())
 }
 
 fn json(bytes: &[u8]) -> Value {
     serde_json::from_slice(bytes).unwrap()
 }
 
-fn same(a: &Value, b: f64) -> bool {
-    a.as_f64().is_some_and(|a| a.to_bits() == b.to_bits())
+/// Whether a JSON number is `b` as the display rule writes it, and reads back as exactly `b`.
+fn same(a: &Value, b: Points) -> bool {
+    // The number by the JSON rule; it reads back as `b` exactly when `b` is a decimal of at most nine decimals (an
+    // f64 cannot tell apart every pair of fractions: issue 33, `Points::from_json`).
+    let decimal = Points::parse_decimal(&b.machine()) == Some(b);
+    a.as_f64().is_some_and(|a| a.to_bits() == b.json().to_bits() && (!decimal || Points::from_json(a) == b))
 }
 
+/// Whether a platform without a due-date gate hides some case (hidden, or to be shown after the due date).
 fn has_hidden(s: &SubmissionResult) -> bool {
-    s.cases.iter().any(|c| c.visibility == Visibility::Hidden)
+    s.cases.iter().any(|c| c.visibility != Visibility::Visible)
 }
 
 fn identity() -> Identity {
@@ -67,12 +76,26 @@ proptest! {
         let mut out = Vec::new();
         render(Format::Json, &report, &RenderOptions::default(), &mut out).unwrap();
         let back: RunReport = serde_json::from_slice(&out).unwrap();
-        prop_assert_eq!(back, report);
+        // Issue 33, item 2: a hand-in without a score is written with "score": null, read back as no points. Every
+        // other number reads back to one that writes the same (exact for a decimal: an f64 cannot tell apart every
+        // pair of fractions), so the report is a fixed point of writing and reading.
+        let mut again = Vec::new();
+        render(Format::Json, &back, &RenderOptions::default(), &mut again).unwrap();
+        prop_assert_eq!(String::from_utf8(again).unwrap(), String::from_utf8(out).unwrap());
+        for (b, s) in back.submissions.iter().zip(&report.submissions) {
+            if s.outcome().is_graded() {
+                prop_assert_eq!(b.score.json(), s.score.json());
+            } else {
+                prop_assert!(b.score.is_zero());
+            }
+        }
     }
 
     /// Gradescope's score and every test's points are the stored values; hidden tests are announced.
     #[test]
     fn gradescope_keeps_every_score_exactly(s in arbitrary::submission()) {
+        // A hand-in without a score has none to keep (issue 33, item 2; tests/it/consistency.rs checks it).
+        prop_assume!(s.outcome().is_graded());
         let mut out = Vec::new();
         gradescope::render_submission(&s, &OPTIONS, &mut out).unwrap();
         let v = json(&out);
@@ -89,6 +112,8 @@ proptest! {
     /// PrairieLearn's score is exactly the share earned; the tests' points are the stored values.
     #[test]
     fn prairielearn_keeps_every_score_exactly(s in arbitrary::submission()) {
+        // A hand-in without a score has none to keep (issue 33, item 2; tests/it/consistency.rs checks it).
+        prop_assume!(s.outcome().is_graded());
         let mut out = Vec::new();
         prairielearn::render_submission(&s, &OPTIONS, &mut out).unwrap();
         let v = json(&out);
@@ -96,8 +121,10 @@ proptest! {
             prop_assert_eq!(&v["gradable"], &Value::Bool(false));
             return Ok(());
         }
-        let share = if s.max_score > 0.0 { (s.score / s.max_score).clamp(0.0, 1.0) } else { 0.0 };
-        prop_assert!(same(&v["score"], share), "{} for {share}", v["score"]);
+        let share = v["score"].as_f64().unwrap();
+        prop_assert!((0.0..=1.0).contains(&share));
+        prop_assert_eq!(share == 1.0, s.max_score.is_positive() && s.score == s.max_score, "{} for {:?}", share, s.score);
+        prop_assert!((share - s.score.to_f64() / s.max_score.to_f64().max(f64::MIN_POSITIVE)).abs() < 1e-9 || !s.max_score.is_positive());
         for (test, case) in v["tests"].as_array().unwrap().iter().zip(&s.cases) {
             prop_assert!(same(&test["points"], case.score) && same(&test["max_points"], case.max_score), "{test}");
         }
@@ -108,15 +135,18 @@ proptest! {
     /// point: never above, less than one unit below, a partial score never a full one.
     #[test]
     fn classroom50_scales_and_never_rounds_up(s in arbitrary::submission()) {
+        // A hand-in without a score has none to keep (issue 33, item 2; tests/it/consistency.rs checks it).
+        prop_assume!(s.outcome().is_graded());
         let mut out = Vec::new();
         classroom50::render_submission(&s, &identity(), &OPTIONS, &mut out).unwrap();
         let v = json(&out);
         let tests = v["tests"].as_array().unwrap();
-        let whole = |t: &Value, key: &str| t[key].as_u64().unwrap() as f64;
-        let within =
-            |k: f64, got: f64, exact: f64, units: f64| got <= exact * k + 1e-6 && exact * k - got < units + 1e-6;
-        let fits = |k: f64, got: f64, exact: f64| within(k, got, exact, 1.0);
-        let k = [1.0, 10.0, 100.0, 1000.0, 10_000.0]
+        let whole = |t: &Value, key: &str| Points::whole(t[key].as_u64().unwrap() as i64);
+        let within = |k: u64, got: Points, exact: Points, units: i64| {
+            got <= exact.share(k, 1) && exact.share(k, 1) - got < Points::whole(units)
+        };
+        let fits = |k: u64, got: Points, exact: Points| within(k, got, exact, 1);
+        let k = [1, 10, 100, 1000, 10_000]
             .into_iter()
             .find(|&k| tests.iter().zip(&s.cases).all(|(t, c)| fits(k, whole(t, "max-score"), c.max_score)));
         prop_assert!(k.is_some(), "no power of ten explains the maxima: {tests:?}");
@@ -124,13 +154,11 @@ proptest! {
         for (t, c) in tests.iter().zip(&s.cases) {
             let (got, max) = (whole(t, "score"), whole(t, "max-score"));
             // A partial score whose cut meets its cut maximum is one unit below it: up to two units short then.
-            let units = if got + 1.0 == max { 2.0 } else { 1.0 };
-            prop_assert!(within(k, got, c.score, units), "{} of {} written as {got} at x{k}", c.score, c.max_score);
+            let units = if got + Points::whole(1) == max { 2 } else { 1 };
+            prop_assert!(within(k, got, c.score, units), "{:?} of {:?} written as {got} at x{k}", c.score, c.max_score);
             prop_assert!(got <= max);
-            if c.score < c.max_score - 1e-9 * c.max_score.max(1.0) {
-                prop_assert!(got < max, "partial {} of {} written as full {got}/{max}", c.score, c.max_score);
-            }
-            if c.visibility == Visibility::Hidden {
+            prop_assert_eq!(got == max, c.score == c.max_score, "{:?} of {:?} written as {}/{}", c.score, c.max_score, got, max);
+            if c.visibility != Visibility::Visible {
                 prop_assert!(t["output"].as_str().unwrap().contains("a hidden test"));
             }
         }
@@ -142,6 +170,8 @@ proptest! {
     /// Markdown's title, table rows and hidden row give each score to four decimals, never rounded up.
     #[test]
     fn markdown_shows_every_score_to_four_decimals(s in arbitrary::submission()) {
+        // A hand-in without a score has none to keep (issue 33, item 2; tests/it/consistency.rs checks it).
+        prop_assume!(s.outcome().is_graded());
         let mut out = Vec::new();
         markdown::render_submission(&s, &OPTIONS, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
@@ -149,16 +179,16 @@ proptest! {
         points_as(title.rsplit_once(": ").unwrap().1, s.score, s.max_score, "title")?;
         let mut rows = text.lines().skip_while(|l| *l != "| case | arguments | status | points |").skip(2);
         let cell = |row: &str| row.strip_suffix(" |").and_then(|r| r.rsplit_once(" | ")).map(|(_, p)| p.to_string());
-        for case in s.cases.iter().filter(|c| c.visibility != Visibility::Hidden) {
+        for case in s.cases.iter().filter(|c| c.visibility == Visibility::Visible) {
             let row = rows.next().unwrap_or_default();
             points_as(&cell(row).unwrap_or_default(), case.score, case.max_score, row)?;
         }
-        let hidden: Vec<_> = s.cases.iter().filter(|c| c.visibility == Visibility::Hidden).collect();
+        let hidden: Vec<_> = s.cases.iter().filter(|c| c.visibility != Visibility::Visible).collect();
         if !hidden.is_empty() {
             let row = rows.next().unwrap_or_default();
             prop_assert!(row.contains(&format!("*{} hidden case", hidden.len())), "{row}");
-            let score: f64 = hidden.iter().map(|c| c.score).sum();
-            let max: f64 = hidden.iter().map(|c| c.max_score).sum();
+            let score: Points = hidden.iter().map(|c| c.score).sum();
+            let max: Points = hidden.iter().map(|c| c.max_score).sum();
             points_as(&cell(row).unwrap_or_default(), score, max, row)?;
         }
         prop_assert_eq!(text.contains("Some tests are hidden"), !hidden.is_empty());
@@ -167,6 +197,8 @@ proptest! {
     /// The terminal's `score:` line gives the score to four decimals, never rounded up.
     #[test]
     fn the_terminal_shows_the_score_to_four_decimals(s in arbitrary::submission()) {
+        // A hand-in without a score has none to keep (issue 33, item 2; tests/it/consistency.rs checks it).
+        prop_assume!(s.outcome().is_graded());
         let report = RunReport { schema: SCHEMA_VERSION, suite: "s".into(), submissions: vec![s.clone()] };
         let mut out = Vec::new();
         render(Format::Terminal, &report, &OPTIONS, &mut out).unwrap();
@@ -185,7 +217,7 @@ proptest! {
         let doc = roxmltree::Document::parse(&xml).unwrap();
         let cases = doc.descendants().filter(|n| n.has_tag_name("testcase"));
         for (testcase, case) in cases.zip(&s.cases) {
-            let shown = case.visibility != Visibility::Hidden && case.show != Show::VerdictOnly;
+            let shown = case.visibility == Visibility::Visible && case.show != Show::VerdictOnly;
             if case.status == Status::Passed || !shown {
                 continue;
             }
@@ -202,6 +234,7 @@ proptest! {
 #[test]
 fn a_score_of_0_849_is_never_1() {
     for (score, exact, shown, units) in [(0.849, "0.849", "0.849", 8490), (0.99996, "0.99996", "0.9999", 9999)] {
+        let score = Points::from_f64(score);
         let mut case = referee::harness::model::CaseResult::new("official-1".into(), Status::Failed, 1.0);
         case.score = score;
         let s = SubmissionResult {
@@ -210,11 +243,12 @@ fn a_score_of_0_849_is_never_1() {
             build: None,
             cases: vec![case],
             score,
-            max_score: 1.0,
+            max_score: Points::from_f64(1.0),
             run: String::new(),
             fingerprint: String::new(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         };
         let report = RunReport { schema: SCHEMA_VERSION, suite: "s".into(), submissions: vec![s.clone()] };
         for (format, text) in [

@@ -14,9 +14,10 @@ use std::process::Command;
 
 use proptest::prelude::*;
 use referee::harness::model::{
-    BuildResult, Captured, CaseResult, Cause, CauseKind, FirstDifference, RunReport, Show, Status, SubmissionResult,
-    Visibility, SCHEMA_VERSION,
+    BuildResult, Captured, CaseResult, Cause, CauseKind, FirstDifference, Points, RunReport, Show, Status,
+    SubmissionResult, Visibility, SCHEMA_VERSION,
 };
+use referee::harness::render::view::StudentView;
 use referee::harness::render::{classroom50, csv, render, Format, RenderOptions};
 
 /// One or two of every class: C0 (with ESC, BEL, CR, NUL), DEL, C1 (NEL, CSI), the soft hyphen, bidi marks,
@@ -149,8 +150,8 @@ fn case(name: &str, status: Status) -> CaseResult {
         name: name.to_string(),
         args: vec!["7".into(), "0".into(), "3".into()],
         status,
-        score: 0.0,
-        max_score: 1.0,
+        score: Points::ZERO,
+        max_score: Points::whole(1),
         visibility: Visibility::Visible,
         show: Show::Full,
         tags: vec![],
@@ -184,12 +185,13 @@ fn report(t: &Texts) -> RunReport {
         source: format!("/class/{}", t.name.replace('/', "")),
         build,
         cases,
-        score: 0.0,
-        max_score: 3.0,
+        score: Points::ZERO,
+        max_score: Points::whole(3),
         run: "r".into(),
         fingerprint: "f".into(),
         handin: String::new(),
         sandbox: Vec::new(),
+        not_graded: None,
     };
     let build =
         BuildResult { ok: false, command: format!("javac {}", t.name), message: t.stderr.clone(), elapsed_ms: 1 };
@@ -203,7 +205,7 @@ fn report(t: &Texts) -> RunReport {
     }
 }
 
-const PLAIN: RenderOptions = RenderOptions { color: false, redact: true };
+const PLAIN: RenderOptions = RenderOptions { color: false, redact: true, view: StudentView::DEFAULT };
 
 /// Every format's text for `report`, named.
 fn every_format(report: &RunReport) -> Vec<(&'static str, String)> {

@@ -1,7 +1,7 @@
 //! Grading by games, in the harness's result model: a game becomes a zero-point case whose output is the record's
 //! moves, so the gradebook, Gradescope and markdown renderers show games like any other case.
 
-use crate::harness::model::{Captured, CaseResult, Status};
+use crate::harness::model::{Captured, CaseResult, Points, Status};
 use crate::referee::agent::FaultKind;
 use crate::referee::record::GameRecord;
 
@@ -21,8 +21,8 @@ pub fn game_case(record: &GameRecord, seat: u8, opponent: &str) -> CaseResult {
         format!("vs {opponent}, {}, seat {seat}", record.params),
         vec![record.params.clone(), format!("seat {seat}")],
         status,
-        0.0,
-        0.0,
+        Points::ZERO,
+        Points::ZERO,
         record.verdict(),
     );
     let mut text = String::new();
@@ -45,7 +45,7 @@ pub fn captured(text: &str) -> Captured {
 }
 
 /// A visible case with no expected output.
-pub fn case(name: String, args: Vec<String>, status: Status, score: f64, max: f64, detail: String) -> CaseResult {
+pub fn case(name: String, args: Vec<String>, status: Status, score: Points, max: Points, detail: String) -> CaseResult {
     CaseResult {
         args,
         score,

@@ -14,8 +14,7 @@ use crate::harness::grade::class::{safe_name, write_atomic, Entry, Store};
 use crate::harness::grade::for_each_parallel;
 use crate::harness::grade::resume::plan;
 use crate::harness::grade::roster;
-use crate::harness::model::{BuildResult, SubmissionResult};
-use crate::harness::render::format_points;
+use crate::harness::model::{BuildResult, Points, SubmissionResult};
 use crate::harness::runner::sandbox;
 use crate::referee::record::GameRecord;
 use crate::referee::slots::CpuSlots;
@@ -57,18 +56,19 @@ impl Grader<'_> {
     }
 
     /// An empty result for `entry` worth `points`.
-    pub fn result(&self, entry: &Entry, points: f64) -> SubmissionResult {
+    pub fn result(&self, entry: &Entry, points: Points) -> SubmissionResult {
         SubmissionResult {
             id: entry.id.clone(),
             source: entry.path.display().to_string(),
             build: None,
             cases: Vec::new(),
-            score: 0.0,
+            score: Points::ZERO,
             max_score: points,
             run: self.run.clone(),
             fingerprint: self.fingerprint.clone(),
             handin: String::new(),
             sandbox: self.sandbox.clone(),
+            not_graded: None,
         }
     }
 }
@@ -192,13 +192,12 @@ pub fn run(
             if let Err(e) = saved {
                 failures.push(format!("{}: {e}", result.id));
             }
-            progress
-                .finish(&result.id, &format!("{} / {}", format_points(result.score), format_points(result.max_score)));
+            progress.finish(&result.id, &crate::app::class_report::points_text(&result));
         },
     );
     progress.close();
     let standing = standing();
-    if let Err(e) = standing.write(&out_dir) {
+    if let Err(e) = standing.write_final(&out_dir) {
         failures.push(format!("class files: {e}"));
     }
     for f in &failures {
@@ -225,12 +224,15 @@ pub fn run(
         let _ = writeln!(out, "{line}");
     }
     for r in &standing.report.submissions {
-        let note = r.cases.iter().filter(|c| c.max_score > 0.0).map(|c| format!("{}: {}", c.name, c.status.label()));
+        let note =
+            r.cases.iter().filter(|c| c.max_score.is_positive()).map(|c| format!("{}: {}", c.name, c.status.label()));
         let _ = writeln!(out, "{}", crate::app::class_report::student_line(r, &note.collect::<Vec<_>>().join(", ")));
     }
     // The same table as `grade`'s: 3 for the grader's failure, else 1 when a student did not pass every part of
     // the rubric (the parts that carry points; a single game lost within a part that passed is no failure).
-    let parts_passed = |r: &SubmissionResult| r.cases.iter().filter(|c| c.max_score > 0.0).all(|c| c.status.is_pass());
+    let parts_passed = |r: &SubmissionResult| {
+        r.outcome().is_graded() && r.cases.iter().filter(|c| c.max_score.is_positive()).all(|c| c.status.is_pass())
+    };
     let graded = if !failures.is_empty() || standing.report.submissions.iter().any(SubmissionResult::has_harness_error)
     {
         exit::INTERNAL

@@ -14,13 +14,13 @@ use crate::app::grade::verdict;
 use crate::app::progress::Progress;
 use crate::app::shard::{self, Manifest, Shard};
 use crate::cli::{exit, ColorChoice, ExerciseGradeArgs};
-use crate::exercise::grade::{grade, unanswered, PROBLEM_POINTS};
+use crate::exercise::grade::{foreign_variant, grade, total_points, unanswered, PROBLEM_POINTS};
 use crate::exercise::{handin, variant, Kind, Variant, GENERATOR_VERSION};
 use crate::harness::grade::class::{Entry, Store};
 use crate::harness::grade::for_each_parallel;
 use crate::harness::grade::resume::plan;
-use crate::harness::model::{BuildResult, RunReport, SubmissionResult, SCHEMA_VERSION};
-use crate::harness::render::{self, format_points, Format, RenderOptions};
+use crate::harness::model::{BuildResult, Points, RunReport, SubmissionResult, SCHEMA_VERSION};
+use crate::harness::render::{self, Format, RenderOptions};
 
 /// The report's suite name, and the manifest's command.
 const SUITE: &str = "exercise";
@@ -33,18 +33,26 @@ const REWRITE_EVERY: Duration = Duration::from_secs(2);
 struct Settings {
     seed: u64,
     kinds: Vec<Kind>,
-    points: f64,
+    /// Points per problem (exact).
+    points: Points,
     fingerprint: String,
     /// No progress on stderr.
     quiet: bool,
 }
 
 impl Settings {
-    /// Grades the hand-in of `entry`; `handin` is its fingerprint (empty for one hand-in).
+    /// Grades the hand-in of `entry`; `handin` is its fingerprint (empty for one hand-in). Not graded (no score,
+    /// the reason kept): an answer file made for another variant, and a loose file in the class folder that is no
+    /// answer file (empty, unreadable, too large, or without a section). A folder or zip without an answer file
+    /// is the student's: a 0, with what it holds.
     fn grade(&self, entry: &Entry, handin: &str) -> SubmissionResult {
         let variants: Vec<Variant> = self.kinds.iter().map(|&k| variant(self.seed, &entry.id, k)).collect();
-        let (build, cases) = match handin::answers(&entry.path) {
-            Ok(file) => (None, grade(&variants, &file, self.points)),
+        let (build, cases, not_graded) = match handin::answers(&entry.path) {
+            Ok(file) => match foreign_variant(&variants, &file) {
+                Some(why) => (None, Vec::new(), Some(why)),
+                None => (None, grade(&variants, &file, self.points), None),
+            },
+            Err(why) if handin::is_loose_file(&entry.path) => (None, Vec::new(), Some(why)),
             Err(why) => (
                 Some(BuildResult {
                     ok: false,
@@ -53,6 +61,7 @@ impl Settings {
                     elapsed_ms: 0,
                 }),
                 unanswered(&variants, &why, self.points),
+                None,
             ),
         };
         SubmissionResult {
@@ -60,12 +69,13 @@ impl Settings {
             source: entry.path.display().to_string(),
             build,
             score: cases.iter().map(|c| c.score).sum(),
-            max_score: cases.iter().map(|c| c.max_score).sum(),
+            max_score: total_points(&variants, self.points),
             cases,
             run: format!("exercise-{}", self.seed),
             fingerprint: self.fingerprint.clone(),
             handin: handin.to_string(),
             sandbox: Vec::new(),
+            not_graded,
         }
     }
 }
@@ -81,7 +91,7 @@ pub fn run_quietly(args: &ExerciseGradeArgs, out: &mut dyn Write, err: &mut dyn 
 }
 
 fn run_with(args: &ExerciseGradeArgs, quiet: bool, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let points = args.points.unwrap_or(PROBLEM_POINTS);
+    let points = args.points.unwrap_or(f64::from(PROBLEM_POINTS));
     if !(points.is_finite() && points > 0.0) {
         let _ = writeln!(err, "referee exercise grade: --points {points}: expected a number above 0");
         return exit::USAGE;
@@ -90,7 +100,7 @@ fn run_with(args: &ExerciseGradeArgs, quiet: bool, out: &mut dyn Write, err: &mu
     let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
     let fingerprint =
         format!("exercise seed={} kinds={} generator={GENERATOR_VERSION} points={points}", args.seed, names.join(","));
-    let settings = Settings { seed: args.seed, kinds, points, fingerprint, quiet };
+    let settings = Settings { seed: args.seed, kinds, points: Points::from_f64(points), fingerprint, quiet };
     match (&args.submissions, &args.dir) {
         (Some(dir), _) => class(args, &settings, dir, out, err),
         (None, Some(path)) => one(args, &settings, path, out, err),
@@ -116,7 +126,7 @@ fn one(args: &ExerciseGradeArgs, settings: &Settings, path: &Path, out: &mut dyn
         ColorChoice::Never => false,
         ColorChoice::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    let options = RenderOptions { color, redact: false };
+    let options = RenderOptions { color, redact: false, view: crate::harness::render::view::StudentView::DEFAULT };
     match render::render(args.format.unwrap_or(Format::Terminal), &report, &options, out).and_then(|()| out.flush()) {
         Ok(()) => code,
         Err(e) => {
@@ -134,15 +144,12 @@ fn class(args: &ExerciseGradeArgs, settings: &Settings, dir: &Path, out: &mut dy
     let out_dir = args.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
     let found =
         Shard::parse_option(args.shard.as_deref()).and_then(|s| Ok((s, handin::discover_class(dir, &[&out_dir])?)));
-    let (shard, (everyone, passed_over)) = match found {
+    let (shard, (everyone, notes)) = match found {
         Ok(found) => found,
         Err(e) => return fail(err, exit::USAGE, e),
     };
-    for name in &passed_over {
-        let _ = writeln!(
-            err,
-            "referee exercise grade: passed over {name}: no section such as [alphabeta], so not an answer file"
-        );
+    for note in &notes {
+        let _ = writeln!(err, "referee exercise grade: note: {note}");
     }
     let entries = shard::select(&everyone, shard);
     let store = match Store::open(&out_dir) {
@@ -199,8 +206,7 @@ fn class(args: &ExerciseGradeArgs, settings: &Settings, dir: &Path, out: &mut dy
             if let Err(e) = saved {
                 failures.push(format!("{}: {e}", result.id));
             }
-            progress
-                .finish(&result.id, &format!("{} / {}", format_points(result.score), format_points(result.max_score)));
+            progress.finish(&result.id, &crate::app::class_report::points_text(&result));
             results.push(result);
             // Rewriting a big class's files takes a while itself: never spend more than a fifth of the run on it.
             if written.elapsed() >= REWRITE_EVERY.max(took * 5) {

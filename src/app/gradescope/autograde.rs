@@ -1,9 +1,11 @@
 //! `referee gradescope run`: what a bundle's `run_autograder` calls for each submission. It grades
 //! `ROOT/submission` with the arguments in `ROOT/source/config.json` through the ordinary `grade` code (so the
 //! submission runs in its sandbox exactly as in a class run) and writes `ROOT/results/results.json` in
-//! Gradescope's format. Whatever happens, a valid file is written: a build error is the student's result with the
-//! compiler's message, and anything that stops grading itself becomes a result that says so and asks the student
-//! to tell the course staff.
+//! Gradescope's format. A build error is the student's result with the compiler's message. A submission without a
+//! score ([`crate::harness::outcome::Outcome`]: the grader failed, or it was not graded, such as an answer file for
+//! another variant) gets no `results.json` at all, so Gradescope records no score (its "the autograder failed"
+//! state, which tells the student to contact the course staff), never a 0: why is printed on stdout (the
+//! autograder output the staff see) and the exit code is nonzero (3 for the grader's failure, 1 for not graded).
 //!
 //! # Format
 //!
@@ -23,13 +25,34 @@ use super::bundle::{Config, Kind, CONFIG, SOURCE};
 use crate::cli::{exit, Command, ExerciseCommand, RefereeCli, RunArgs};
 use crate::harness::grade::class::write_atomic;
 use crate::harness::grade::solution::full_marks;
-use crate::harness::model::{RunReport, Status, SubmissionResult};
+use crate::harness::model::{Outcome, Points, RunReport, Status, SubmissionResult};
+use crate::harness::render::view::{Reveal, StudentView};
 use crate::harness::render::{self, RenderOptions};
 
 /// The id a game assignment's single student gets inside the class folder the autograder makes.
 const STUDENT: &str = "student";
 
-/// Runs `referee gradescope run`; returns 0 when results.json was written, 3 when it could not be.
+/// Why a submission got no score: the exit code and the line for the staff.
+struct NoScore {
+    code: u8,
+    why: String,
+}
+
+impl NoScore {
+    /// The grader's own failure (exit 3).
+    fn grader(why: String) -> NoScore {
+        NoScore { code: exit::INTERNAL, why: format!("the autograder could not grade this submission: {why}") }
+    }
+}
+
+impl From<String> for NoScore {
+    fn from(why: String) -> NoScore {
+        NoScore::grader(why)
+    }
+}
+
+/// Runs `referee gradescope run`; returns 0 when results.json was written, 3 when the grader failed or it could
+/// not be written, 1 when the submission was not graded (no results.json either way).
 pub fn run(args: &RunArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let root = args
         .root
@@ -38,10 +61,20 @@ pub fn run(args: &RunArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         .unwrap_or_else(|| PathBuf::from("/autograder"));
     let started = Instant::now();
     let config = read_config(&root);
-    let graded = config.as_ref().map_err(Clone::clone).and_then(|c| grade(&root, c, err));
+    let graded = config.as_ref().map_err(|e| NoScore::grader(e.clone())).and_then(|c| grade(&root, c, err));
     let mut results = match graded {
         Ok(results) => results,
-        Err(message) => harness_error(&message),
+        Err(stop) => {
+            // No results.json: Gradescope records no score rather than the 0 a file would have to hold.
+            let line = format!(
+                "referee gradescope run: no score recorded: {}; this is not a fault in the submission, and no \
+                 results.json was written",
+                stop.why
+            );
+            let _ = writeln!(out, "{line}");
+            let _ = writeln!(err, "{line}");
+            return stop.code;
+        }
     };
     let stdout_visibility = config.as_ref().map_or("hidden", |c| c.stdout_visibility.as_str());
     results["stdout_visibility"] = json!(stdout_visibility);
@@ -70,27 +103,6 @@ fn read_config(root: &Path) -> Result<Config, String> {
     let path = root.join("source").join(CONFIG);
     let bytes = std::fs::read(&path).map_err(|e| format!("the autograder's {} cannot be read: {e}", path.display()))?;
     serde_json::from_slice(&bytes).map_err(|e| format!("the autograder's {} is not valid: {e}", path.display()))
-}
-
-/// A result for a submission the grader could not grade, with the reason.
-pub fn harness_error(message: &str) -> Value {
-    let text = format!(
-        "The autograder could not grade this submission: {message}\n\nThis is not a fault in your submission; please \
-         tell the course staff (they can see the details in the autograder output)."
-    );
-    json!({
-        "score": 0.0,
-        "output": text,
-        "tests": [{
-            "name": "autograder",
-            "number": "1",
-            "score": 0.0,
-            "max_score": 0.0,
-            "status": "failed",
-            "output": format!("harness error: {message}"),
-            "visibility": "visible",
-        }],
-    })
 }
 
 /// The student's id for an exercise: `field` of the first user in `ROOT/submission_metadata.json`
@@ -141,33 +153,49 @@ fn grade_exercise(root: &Path, config: &Config, err: &mut dyn Write) -> Result<S
     })
 }
 
-/// Grades the submission; `Err` is a message for [`harness_error`]. A submission short of full marks in a bundle
-/// that ships the course's solution is checked against it: when the solution, which had full marks where the
-/// bundle was made, is short of them here too, the autograder is broken, and that is what the student is told.
-fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, String> {
+/// Grades the submission; `Err` says why it gets no score. A submission short of full marks in a bundle that
+/// ships the course's solution is checked against it: when the solution, which had full marks where the bundle
+/// was made, is short of them here too, the autograder is broken, and the submission gets no score.
+fn grade(root: &Path, config: &Config, err: &mut dyn Write) -> Result<Value, NoScore> {
     let submission = root.join("submission");
     if !submission.is_dir() {
-        return Err(format!("there is no submission folder at {}", submission.display()));
+        return Err(format!("there is no submission folder at {}", submission.display()).into());
     }
     if config.kind == Kind::Exercise {
-        return results_json(&grade_exercise(root, config, err)?, config);
+        let result = grade_exercise(root, config, err)?;
+        scored(&result)?;
+        return Ok(results_json(&result, config)?);
     }
     let source = root.join("source");
     let args: Vec<String> = config.grade.iter().map(|a| a.replace(SOURCE, &source.display().to_string())).collect();
     let result = grade_as_student(config.kind, &args, &submission, err)?;
+    scored(&result)?;
     if let Some(solution) = &config.solution {
         if full_marks(&result).is_err() {
             let _ = writeln!(err, "checking the course's solution in this container, as the submission lost points");
             let theirs = grade_as_student(config.kind, &args, &source.join(solution), err)?;
             if let Err(why) = full_marks(&theirs) {
-                return Err(format!(
+                return Err(NoScore::grader(format!(
                     "the autograder itself is broken: the course's solution, which got full marks when this \
                      autograder was made, does not here: {why}"
-                ));
+                )));
             }
         }
     }
-    results_json(&result, config)
+    Ok(results_json(&result, config)?)
+}
+
+/// `Ok` when `result` has a score; otherwise why not ([`crate::harness::outcome::Outcome`]).
+fn scored(result: &SubmissionResult) -> Result<(), NoScore> {
+    match result.outcome() {
+        Outcome::Graded { .. } => Ok(()),
+        Outcome::GraderFailure(detail) => {
+            Err(NoScore::grader(format!("harness error: {}", crate::visible::visible(detail))))
+        }
+        Outcome::NotGraded(reason) => {
+            Err(NoScore { code: exit::FAILED, why: format!("not graded: {}", crate::visible::visible(reason)) })
+        }
+    }
 }
 
 /// Grades the hand-in at `submission` with the `referee grade` arguments `args` (paths already resolved) through
@@ -254,30 +282,29 @@ pub fn problem_line(code: u8, log: &str) -> String {
 
 /// The Gradescope object of `result`, completed as the module docs say.
 fn results_json(result: &SubmissionResult, config: &Config) -> Result<Value, String> {
+    // Scaled before it is rendered, exactly, so the summary's "Score: x / y" is the score Gradescope records.
+    let scaled = match config.points {
+        Some(points) => result.scaled_to(Points::from_f64(points)),
+        None => result.clone(),
+    };
+    let result = &scaled;
+    // The bundle's submission-wide visibility is the floor of every test's (a test's own overrides it on Gradescope).
+    let floor = config.visibility.as_deref().and_then(Reveal::from_gradescope).unwrap_or_default();
+    let view = StudentView { floor, show_later: false };
     let mut bytes = Vec::new();
-    render::gradescope::render_submission(result, &RenderOptions { color: false, redact: true }, &mut bytes)
+    render::gradescope::render_submission(result, &RenderOptions { color: false, redact: true, view }, &mut bytes)
         .map_err(|e| format!("cannot render the result: {e}"))?;
     let mut value: Value = serde_json::from_slice(&bytes).map_err(|e| format!("cannot render the result: {e}"))?;
-    let scale = match config.points {
-        Some(points) if result.max_score > 0.0 => points / result.max_score,
-        _ => 1.0,
-    };
     if let Some(tests) = value["tests"].as_array_mut() {
         for (i, test) in tests.iter_mut().enumerate() {
             test["number"] = json!((i + 1).to_string());
-            for key in ["score", "max_score"] {
-                if let Some(x) = test[key].as_f64() {
-                    test[key] = json!(x * scale);
-                }
-            }
         }
     }
-    value["score"] = json!(result.score * scale);
     if matches!(config.kind, Kind::Mancala | Kind::Othello) {
         let won = result
             .cases
             .iter()
-            .filter(|c| c.max_score == 0.0 && c.status == Status::Passed && c.name.starts_with("vs "))
+            .filter(|c| c.max_score.is_zero() && c.status == Status::Passed && c.name.starts_with("vs "))
             .count();
         value["leaderboard"] = json!([
             {"name": "Score", "value": result.score},

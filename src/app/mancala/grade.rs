@@ -10,7 +10,7 @@ use crate::app::arena::grading::{self, prepare_student, ClassRun, Grader};
 use crate::app::arena::{Arena, Contest};
 use crate::cli::{exit, MancalaGradeArgs};
 use crate::harness::grade::class::{safe_name, Entry};
-use crate::harness::model::{CaseResult, Status, SubmissionResult};
+use crate::harness::model::{CaseResult, Points, Status, SubmissionResult};
 use crate::referee::game_loop::game_seed;
 use crate::referee::record::GameRecord;
 use crate::referee::spec::{prepare, AgentSpec, Prepared};
@@ -91,12 +91,12 @@ fn grade_student(
     opponents: &[Prepared],
     args: &MancalaGradeArgs,
 ) -> Option<(SubmissionResult, Vec<GameRecord>)> {
-    let mut result = grader.result(entry, args.points);
+    let mut result = grader.result(entry, Points::from_f64(args.points));
     let spec = AgentSpec::Java(entry.path.clone());
     let player = match prepare_student(&spec, &arena.setup, &entry.id, "javac", &mut result) {
         Ok(p) => p,
         Err((harness, _)) => {
-            result.cases = rubric_cases(args.points, &[false, false], "did not compile", harness);
+            result.cases = rubric_cases(Points::from_f64(args.points), &[false, false], "did not compile", harness);
             return Some((result, Vec::new()));
         }
     };
@@ -117,7 +117,7 @@ fn grade_student(
                     Err(message) => {
                         // Our fault, never the student's: reported as a harness error, not lost.
                         let why = format!("the grader could not play a game: {message}");
-                        result.cases = rubric_cases(args.points, &[false, false], &why, true);
+                        result.cases = rubric_cases(Points::from_f64(args.points), &[false, false], &why, true);
                         return Some((result, records));
                     }
                 };
@@ -129,7 +129,7 @@ fn grade_student(
             beats[k] &= won_any;
         }
     }
-    result.cases = rubric_cases(args.points, &beats, "", false);
+    result.cases = rubric_cases(Points::from_f64(args.points), &beats, "", false);
     result.cases.extend(games);
     result.score = result.cases.iter().map(|c| c.score).sum();
     Some((result, records))
@@ -159,8 +159,8 @@ pub fn play_game(
 
 /// The two rubric lines: beating random (half) and beating simple (the other half; beating simple alone earns
 /// both, as in the course).
-fn rubric_cases(points: f64, beats: &[bool; 2], why_not: &str, harness: bool) -> Vec<CaseResult> {
-    let half = points / 2.0;
+fn rubric_cases(points: Points, beats: &[bool; 2], why_not: &str, harness: bool) -> Vec<CaseResult> {
+    let half = points.share(1, 2);
     RUBRIC
         .iter()
         .enumerate()
@@ -184,7 +184,14 @@ fn rubric_cases(points: f64, beats: &[bool; 2], why_not: &str, harness: bool) ->
             } else {
                 Status::BuildError
             };
-            case(format!("beats builtin:{name}"), Vec::new(), status, if earned { half } else { 0.0 }, half, detail)
+            case(
+                format!("beats builtin:{name}"),
+                Vec::new(),
+                status,
+                if earned { half } else { Points::ZERO },
+                half,
+                detail,
+            )
         })
         .collect()
 }

@@ -14,7 +14,7 @@ use crate::app::arena::{Arena, Contest};
 use crate::app::mancala::grade::play_game;
 use crate::cli::{exit, OthelloGradeArgs};
 use crate::harness::grade::class::Entry;
-use crate::harness::model::{Status, SubmissionResult};
+use crate::harness::model::{Points, Status, SubmissionResult};
 use crate::referee::othello::conformance;
 use crate::referee::record::GameRecord;
 use crate::referee::spec::{prepare, AgentSpec, Prepared};
@@ -116,10 +116,18 @@ fn grade_student(
 ) -> Option<(SubmissionResult, Vec<GameRecord>)> {
     let (mut result, records, file) = play_student(entry, grader, arena, contest, opponent, args)?;
     if args.check_share > 0.0 {
-        add_check(&mut result, file.as_deref(), check, args.points * args.check_share);
+        add_check(&mut result, file.as_deref(), check, split(args).1);
     }
     result.show_all(args.class.show);
     Some((result, records))
+}
+
+/// `--points` split exactly into the games' part and the conformance check's (`--check-share` of it): the two
+/// always add up to `--points`.
+fn split(args: &OthelloGradeArgs) -> (Points, Points) {
+    let total = Points::from_f64(args.points);
+    let check = total.times(Points::from_f64(args.check_share));
+    (total - check, check)
 }
 
 /// The games part: the student's agent prepared (its file, when it could be) and its games against random.
@@ -131,8 +139,8 @@ fn play_student(
     opponent: &Prepared,
     args: &OthelloGradeArgs,
 ) -> Option<(SubmissionResult, Vec<GameRecord>, Option<PathBuf>)> {
-    let mut result = grader.result(entry, args.points);
-    let points = args.points * (1.0 - args.check_share);
+    let mut result = grader.result(entry, Points::from_f64(args.points));
+    let points = split(args).0;
     let total = args.games * 2;
     let rubric_name = format!("wins against builtin:random ({} games)", total);
     let spec = AgentSpec::Python(entry.path.clone());
@@ -141,7 +149,7 @@ fn play_student(
         Err((harness, message)) => {
             let status = if harness { Status::HarnessError } else { Status::BuildError };
             let first = message.lines().next().unwrap_or_default().to_string();
-            result.cases = vec![case(rubric_name, Vec::new(), status, 0.0, points, first)];
+            result.cases = vec![case(rubric_name, Vec::new(), status, Points::ZERO, points, first)];
             return Some((result, Vec::new(), None));
         }
     };
@@ -157,7 +165,7 @@ fn play_student(
                 Ok(record) => record,
                 Err(message) => {
                     let why = format!("the grader could not play a game: {message}");
-                    result.cases = vec![case(rubric_name, Vec::new(), Status::HarnessError, 0.0, points, why)];
+                    result.cases = vec![case(rubric_name, Vec::new(), Status::HarnessError, Points::ZERO, points, why)];
                     return Some((result, records, player.python_file.clone()));
                 }
             };
@@ -167,9 +175,10 @@ fn play_student(
         }
     }
     let needed = (args.target * f64::from(total)).ceil().max(1.0);
-    let share = (f64::from(wins) / needed).min(1.0);
-    let score = points * share;
-    let status = if share >= 1.0 { Status::Passed } else { Status::Failed };
+    // Exact: all the points at `needed` wins, wins/needed of them below.
+    let full = f64::from(wins) >= needed;
+    let score = if full { points } else { points.share(u64::from(wins), needed as u64) };
+    let status = if full { Status::Passed } else { Status::Failed };
     let detail = format!(
         "won {wins} of {total} games against builtin:random ({} needed for full points; {}; seed {}, each game's \
          opponent drawing from the seed, the round and the seat)",

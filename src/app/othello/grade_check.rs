@@ -2,7 +2,7 @@
 //! function, the points split evenly among the functions that can be checked.
 
 use crate::app::arena::cases::{captured, case};
-use crate::harness::model::{CaseResult, FirstDifference, Status, SubmissionResult};
+use crate::harness::model::{CaseResult, FirstDifference, Points, Status, SubmissionResult};
 use crate::referee::othello::conformance::function::Form;
 use crate::referee::othello::conformance::render;
 use crate::referee::othello::conformance::report::{Failure, FailureKind};
@@ -11,7 +11,7 @@ use std::path::Path;
 
 /// Adds the conformance cases worth `points` for the student's agent `file` (as laid out for play, or `None` when
 /// it could not be) to `result`, and their points to its score.
-pub fn add_check(result: &mut SubmissionResult, file: Option<&Path>, options: &Options, points: f64) {
+pub fn add_check(result: &mut SubmissionResult, file: Option<&Path>, options: &Options, points: Points) {
     let whole = "search functions agree with the reference".to_string();
     let report = match file.map(|f| conformance::run(f, options)) {
         Some(Ok(report)) => report,
@@ -20,27 +20,38 @@ pub fn add_check(result: &mut SubmissionResult, file: Option<&Path>, options: &O
                 conformance::HarnessError::Input(_) => Status::BuildError,
                 conformance::HarnessError::Setup(_) => Status::HarnessError,
             };
-            result.cases.push(case(whole, Vec::new(), status, 0.0, points, e.to_string()));
+            result.cases.push(case(whole, Vec::new(), status, Points::ZERO, points, e.to_string()));
             return total(result);
         }
         None => {
             let status = if result.has_harness_error() { Status::HarnessError } else { Status::BuildError };
-            result.cases.push(case(whole, Vec::new(), status, 0.0, points, "not checked: it cannot run".into()));
+            result.cases.push(case(
+                whole,
+                Vec::new(),
+                status,
+                Points::ZERO,
+                points,
+                "not checked: it cannot run".into(),
+            ));
             return total(result);
         }
     };
     let counted = report.functions.iter().filter(|f| f.form != Form::Unsupported).count();
-    let each = if counted == 0 { 0.0 } else { points / counted as f64 };
+    let each = points.share(1, counted as u64);
     let fatal = report.import_fatal;
     for f in &report.functions {
         let name = format!("conformance: {}", f.function.name());
         let (status, score, max, detail) = match f.form {
-            Form::Unsupported => (Status::Passed, 0.0, 0.0, "not checked (a signature the check cannot call)".into()),
-            Form::Missing if fatal => (Status::Failed, 0.0, each, "the module could not be imported".to_string()),
-            Form::Missing => (Status::Failed, 0.0, each, "missing from the module".to_string()),
+            Form::Unsupported => {
+                (Status::Passed, Points::ZERO, Points::ZERO, "not checked (a signature the check cannot call)".into())
+            }
+            Form::Missing if fatal => {
+                (Status::Failed, Points::ZERO, each, "the module could not be imported".to_string())
+            }
+            Form::Missing => (Status::Failed, Points::ZERO, each, "missing from the module".to_string()),
             _ if f.failed() => (
                 Status::Failed,
-                0.0,
+                Points::ZERO,
                 each,
                 format!(
                     "{} of {} calls agree ({} wrong, {} errors, {} timeouts)",
@@ -62,7 +73,7 @@ pub fn add_check(result: &mut SubmissionResult, file: Option<&Path>, options: &O
     }
     if counted == 0 {
         let why = report.import_problem.clone().unwrap_or_else(|| "no function could be checked".into());
-        result.cases.push(case(whole, Vec::new(), Status::Failed, 0.0, points, why));
+        result.cases.push(case(whole, Vec::new(), Status::Failed, Points::ZERO, points, why));
     }
     total(result);
 }
@@ -105,7 +116,14 @@ mod tests {
 
     fn failed_function() -> CaseResult {
         let detail = "109 of 122 calls agree (13 wrong, 0 errors, 0 timeouts)".to_string();
-        let mut c = case("conformance: alphabeta_min_node".into(), Vec::new(), Status::Failed, 0.0, 1.0, detail);
+        let mut c = case(
+            "conformance: alphabeta_min_node".into(),
+            Vec::new(),
+            Status::Failed,
+            Points::ZERO,
+            Points::whole(1),
+            detail,
+        );
         let failure = Failure {
             kind: FailureKind::Mismatch,
             call: "alphabeta_min_node(board, 2, 1, -inf, inf, 3, 3)".into(),
@@ -124,13 +142,14 @@ mod tests {
             id: "s".into(),
             source: "s".into(),
             build: None,
-            score: 0.0,
-            max_score: 1.0,
+            score: Points::ZERO,
+            max_score: Points::from_f64(1.0),
             cases: vec![c],
             run: "r".into(),
             fingerprint: "f".into(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         };
         let mut out = Vec::new();
         gradescope::render_submission(&s, &RenderOptions::default(), &mut out).unwrap();

@@ -117,13 +117,14 @@ mod tests {
             id: id.into(),
             source: String::new(),
             build: build.map(|m| BuildResult { ok: false, command: "javac".into(), message: m.into(), elapsed_ms: 0 }),
-            score: 0.0,
-            max_score: 0.0,
+            score: crate::harness::model::Points::ZERO,
+            max_score: crate::harness::model::Points::ZERO,
             cases,
             run: String::new(),
             fingerprint: String::new(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         }
     }
 

@@ -127,12 +127,13 @@ mod tests {
             source: String::new(),
             build: None,
             cases: Vec::new(),
-            score: 0.0,
-            max_score: 0.0,
+            score: crate::harness::model::Points::ZERO,
+            max_score: crate::harness::model::Points::ZERO,
             run: "earlier".into(),
             fingerprint: settings.into(),
             handin: handin.into(),
             sandbox: Vec::new(),
+            not_graded: None,
         }
     }
 

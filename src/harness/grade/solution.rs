@@ -13,10 +13,10 @@ use crate::harness::render::format_points;
 /// # Errors
 /// The line, for the TA.
 pub fn full_marks(result: &SubmissionResult) -> Result<(), String> {
-    let failing = result.cases.iter().find(|c| c.max_score > 0.0 && !c.status.is_pass());
-    let short = result.score + 1e-9 < result.max_score;
+    let failing = result.cases.iter().find(|c| c.max_score.is_positive() && !c.status.is_pass());
+    let short = result.score < result.max_score;
     match failing {
-        None if !short && result.max_score > 0.0 => Ok(()),
+        None if !short && result.max_score.is_positive() => Ok(()),
         None => Err(format!(
             "the solution gets {} / {}, not full marks",
             format_points(result.score),
@@ -80,12 +80,16 @@ mod tests {
             fingerprint: String::new(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         }
     }
 
     #[test]
     fn only_every_point_is_full_marks() {
-        let passed = CaseResult { score: 1.0, ..CaseResult::new("a".into(), Status::Passed, 1.0) };
+        let passed = CaseResult {
+            score: crate::harness::model::Points::from_f64(1.0),
+            ..CaseResult::new("a".into(), Status::Passed, 1.0)
+        };
         assert_eq!(full_marks(&result(vec![passed.clone()])), Ok(()));
         let crashed = CaseResult {
             detail: "exit code 1".into(),

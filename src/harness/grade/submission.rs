@@ -12,8 +12,8 @@ use super::siblings::Siblings;
 use super::workspace::{copy_folder, discard, lay_out, WorkspaceError, MAX_BYTES, MAX_FILES};
 use crate::harness::compare::judge;
 use crate::harness::model::{
-    relative_to_hand_in, BuildResult, Captured, CaseResult, Cause, FirstDifference, Keep, Status, SubmissionResult,
-    EXCERPT_BYTES,
+    relative_to_hand_in, BuildResult, Captured, CaseResult, Cause, FirstDifference, Keep, Points, Status,
+    SubmissionResult, EXCERPT_BYTES,
 };
 use crate::harness::runner::phases::{self, Phase};
 use crate::harness::runner::{self, own_disk, Exit, Limits, RunSpec, Sandbox, Template};
@@ -73,6 +73,7 @@ pub fn grade_submission(
         fingerprint: fingerprint.clone(),
         handin: String::new(),
         sandbox: config.sandbox.layers.names(),
+        not_graded: None,
     };
     if let Some(message) = disk_shortage(scratch, config.limits.disk_bytes, &config.sandbox) {
         return Ok(finish(None, not_run(suite, Status::HarnessError, &message)));
@@ -284,7 +285,8 @@ pub fn build_step(template: &Template, dir: &Path, config: &GradeConfig) -> Resu
     let start = Instant::now();
     let outcome = runner::run(&spec(program, args, dir, None, limits, config));
     let elapsed_ms = start.elapsed().as_millis() as u64;
-    let command = template.text().to_string();
+    // As the student reads it: their folder is `.`, never the unsubstituted `{dir}` of the template.
+    let command = template.text().replace("{dir}", ".");
     let outcome = match outcome {
         Ok(o) if o.cancelled => return Err(Cancelled),
         Ok(o) => o,
@@ -491,7 +493,15 @@ fn run_case(
                 }
                 result.lines_matched = verdict.lines_matched;
                 result.difference = verdict.difference.clone().map(FirstDifference::excerpt);
-                result.score = case.points * verdict.credit;
+                // Exact: all the case's points when it passed, matched/total of them with line credit (short of
+                // all of them when it did not pass), otherwise none.
+                result.score = match verdict.lines_matched {
+                    _ if verdict.passed => result.max_score,
+                    Some((matched, total)) if verdict.credit > 0.0 => {
+                        result.max_score.share(matched.min(total.saturating_sub(1)) as u64, total as u64)
+                    }
+                    _ => Points::ZERO,
+                };
                 if verdict.passed {
                     (Status::Passed, "output matches".to_string())
                 } else {

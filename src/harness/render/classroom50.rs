@@ -35,22 +35,24 @@
 //! either way, so only their `max-score` differs, never their share.
 //! A hidden case keeps its row (its points count) but its output only says it is hidden and how it ended. Names
 //! are made unique (` (2)`, ...), since the gradebook keys a row by its name. A build error is the student's:
-//! every test fails and its output carries the compiler's message. Only a fault of the grader's own makes
-//! `referee grade` exit nonzero, which the runner records as an error instead of a score.
+//! every test fails and its output carries the compiler's message. Only a hand-in without a score (the grader's
+//! own fault, or not graded: [`crate::harness::outcome::Outcome`]) makes `referee grade` write no `result.json`
+//! and exit nonzero, which the runner records as an error instead of a score.
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use super::excerpt;
+use super::view::StudentView;
 use super::RenderOptions;
-use crate::harness::model::{CaseResult, RunReport, SubmissionResult, Visibility};
+use crate::harness::model::{CaseResult, Points, RunReport, SubmissionResult};
 
 /// The `schema` value.
 pub const SCHEMA: &str = "classroom50/result/v1";
 
 /// The most decimal places of points kept by scaling to whole numbers.
-const MAX_DECIMALS: i32 = 4;
+const MAX_DECIMALS: u32 = 4;
 
 /// Who and what a result is for: the fields Classroom 50 checks against the repository it grades.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -90,19 +92,26 @@ pub fn render(_report: &RunReport, _options: &RenderOptions, _out: &mut dyn Writ
 /// Writes `result.json` for `s` (format in the module docs), pretty-printed, newline-terminated.
 ///
 /// # Errors
-/// Only the writer's errors.
+/// The writer's errors, and [`io::ErrorKind::InvalidInput`] for a hand-in without a score (not graded, or the
+/// grader failed: [`crate::harness::outcome::Outcome`]): Classroom 50 would record any `result.json` as a grade.
 pub fn render_submission(
     s: &SubmissionResult,
     identity: &Identity,
-    _options: &RenderOptions,
+    options: &RenderOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    if let Some(line) = s.outcome().reason_line() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("no result.json for a hand-in without a score: {line}"),
+        ));
+    }
     let scale = scale(&s.cases);
     let tests: Vec<Test> = s
         .cases
         .iter()
         .zip(excerpt::unique_names(&s.cases))
-        .map(|(case, name)| Test::new(case, name, scale, s))
+        .map(|(case, name)| Test::new(case, name, scale, s, &options.view))
         .collect();
     let result = ResultFile {
         schema: SCHEMA,
@@ -153,16 +162,16 @@ struct Test {
 }
 
 impl Test {
-    fn new(case: &CaseResult, name: String, scale: f64, s: &SubmissionResult) -> Test {
-        let max_score = whole(case.max_score * scale);
-        let mut score = whole(case.score * scale).min(max_score);
+    fn new(case: &CaseResult, name: String, scale: u64, s: &SubmissionResult, view: &StudentView) -> Test {
+        let max_score = whole(case.max_score.share(scale, 1));
+        let mut score = whole(case.score.share(scale, 1)).min(max_score);
         // Cutting both at the fourth decimal can meet (a third of a point, 0.33332 of it): a partial score stays
         // short of full marks.
-        if score == max_score && case.max_score - case.score > 1e-9 * case.max_score.max(1.0) {
+        if score == max_score && case.score < case.max_score {
             score = max_score.saturating_sub(1);
         }
         let mut lines = Vec::new();
-        if scale != 1.0 {
+        if scale != 1 {
             lines.push(format!(
                 "points: {} ({} of {} here: Classroom 50 counts whole points)",
                 excerpt::points(case.score, case.max_score, true),
@@ -170,7 +179,8 @@ impl Test {
                 max_score
             ));
         }
-        if case.visibility == Visibility::Hidden {
+        // Classroom 50 has no due-date gate: the student view decides what is hidden.
+        if view.reveal(case, false).is_hidden() {
             lines.push(format!("a hidden test: {}", case.status.label()));
         } else {
             lines.extend(excerpt::case_lines(case, true));
@@ -193,34 +203,22 @@ impl Test {
 
 /// The factor for `cases` (see the module docs): 1, 10, ... up to 10^[`MAX_DECIMALS`] for fractional maxima earned
 /// whole, 10^[`MAX_DECIMALS`] when any case gives partial credit.
-fn scale(cases: &[CaseResult]) -> f64 {
-    let finest = 10f64.powi(MAX_DECIMALS);
+fn scale(cases: &[CaseResult]) -> u64 {
+    let finest = 10u64.pow(MAX_DECIMALS);
     let maxima = (0..=MAX_DECIMALS)
-        .map(|d| 10f64.powi(d))
-        .find(|k| cases.iter().all(|c| is_whole(c.max_score * k)))
+        .map(|d| 10u64.pow(d))
+        .find(|&k| cases.iter().all(|c| c.max_score.share(k, 1).is_whole()))
         .unwrap_or(finest);
-    if cases.iter().any(|c| c.lines_matched.is_some() || !is_whole(c.score * maxima)) {
+    if cases.iter().any(|c| c.lines_matched.is_some() || !c.score.share(maxima, 1).is_whole()) {
         finest
     } else {
         maxima
     }
 }
 
-fn is_whole(x: f64) -> bool {
-    (x - x.round()).abs() < 1e-6
-}
-
-/// A non-negative number as whole points, rounded down unless it is a whole number up to float noise.
-fn whole(x: f64) -> u64 {
-    if !x.is_finite() || x <= 0.0 {
-        return 0;
-    }
-    let r = x.round();
-    if (x - r).abs() < 1e-6 {
-        r as u64
-    } else {
-        x.floor() as u64
-    }
+/// Points as whole points, rounded down (exactly: a whole number stays itself); below zero is 0.
+fn whole(x: Points) -> u64 {
+    u64::try_from(x.floor().max(0)).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]
@@ -231,54 +229,60 @@ mod tests {
     use crate::harness::model::Status;
 
     fn case(score: f64, max: f64) -> CaseResult {
+        case_q(Points::from_f64(score), Points::from_f64(max))
+    }
+
+    fn case_q(score: Points, max: Points) -> CaseResult {
         let status = if score == max { Status::Passed } else { Status::Failed };
         CaseResult { score, ..CaseResult::new("c".into(), status, max) }
     }
 
     #[test]
     fn whole_points_stay_and_fractions_scale_by_ten() {
-        assert_eq!(scale(&[case(1.0, 1.0), case(0.0, 2.0)]), 1.0);
-        assert_eq!(scale(&[case(0.5, 0.5), case(0.0, 1.0)]), 10.0);
-        assert_eq!(scale(&[case(0.0, 0.25)]), 100.0);
-        assert_eq!(scale(&[case(0.0, 1.0 / 3.0)]), 10_000.0);
+        assert_eq!(scale(&[case(1.0, 1.0), case(0.0, 2.0)]), 1);
+        assert_eq!(scale(&[case(0.5, 0.5), case(0.0, 1.0)]), 10);
+        assert_eq!(scale(&[case(0.0, 0.25)]), 100);
+        assert_eq!(scale(&[case_q(Points::ZERO, Points::fraction(1, 3))]), 10_000);
     }
 
     #[test]
     fn partial_credit_on_whole_point_cases_is_kept() {
         // A known reporter made 0.849 of a point 1; whole points alone would make it 0.
-        assert_eq!(scale(&[case(0.849, 1.0), case(2.0, 2.0)]), 10_000.0);
-        assert_eq!(scale(&[case(0.1 + 0.2, 1.0)]), 10_000.0);
-        assert_eq!(scale(&[case(2.0 / 3.0, 1.0)]), 10_000.0);
+        assert_eq!(scale(&[case(0.849, 1.0), case(2.0, 2.0)]), 10_000);
+        assert_eq!(scale(&[case(0.3, 1.0)]), 10_000);
+        assert_eq!(scale(&[case_q(Points::fraction(2, 3), Points::whole(1))]), 10_000);
         // Per-line credit shown by any case fixes the factor, whatever this student earned.
         let full_lines = CaseResult { lines_matched: Some((6, 6)), ..case(1.0, 1.0) };
-        assert_eq!(scale(&[full_lines, case(0.0, 2.0)]), 10_000.0);
-        assert_eq!(whole(2.0 / 3.0 * 10_000.0), 6666);
+        assert_eq!(scale(&[full_lines, case(0.0, 2.0)]), 10_000);
+        assert_eq!(whole(Points::fraction(2, 3).share(10_000, 1)), 6666);
     }
 
     #[test]
     fn a_partial_score_cut_to_its_maximum_stays_below_it() {
+        let third = Points::fraction(1, 3);
         let s = SubmissionResult {
             id: "a".into(),
             source: String::new(),
             build: None,
-            cases: vec![case(0.33332, 1.0 / 3.0)],
-            score: 0.33332,
-            max_score: 1.0 / 3.0,
+            cases: vec![case_q(Points::from_f64(0.33332), third)],
+            score: Points::from_f64(0.33332),
+            max_score: third,
             run: String::new(),
             fingerprint: String::new(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         };
-        let test = Test::new(&s.cases[0], "c".into(), scale(&s.cases), &s);
+        let test = Test::new(&s.cases[0], "c".into(), scale(&s.cases), &s, &StudentView::DEFAULT);
         assert_eq!((test.score, test.max_score), (3332, 3333));
     }
 
     #[test]
-    fn partial_credit_rounds_down_and_float_noise_does_not() {
-        assert_eq!(whole(0.849 * 10.0), 8);
-        assert_eq!(whole(0.1 + 0.2 + 0.7), 1);
-        assert_eq!(whole(2.9999999999), 3);
-        assert_eq!(whole(-1.0), 0);
-        assert_eq!(whole(f64::NAN), 0);
+    fn partial_credit_rounds_down() {
+        assert_eq!(whole(Points::from_f64(0.849).share(10, 1)), 8);
+        assert_eq!(whole(Points::from_f64(0.1) + Points::from_f64(0.2) + Points::from_f64(0.7)), 1);
+        assert_eq!(whole(Points::from_f64(2.9999999999)), 3);
+        assert_eq!(whole(Points::fraction(29_999_999, 10_000_000)), 2);
+        assert_eq!(whole(Points::whole(-1)), 0);
     }
 }

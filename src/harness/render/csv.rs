@@ -14,8 +14,10 @@
 //!   order (suite order when every submission ran the same suite), then `handin` when the results say where they
 //!   came from: the hand-in's name as it was in the class folder (`José-HW2-P3`, `pat lee.zip`), which the id
 //!   may have had to shorten, clean or give a suffix. A case that is itself named `handin` is written `'handin`,
-//!   so the last column is never mistaken for it.
-//! - A row: the submission's id, score and maximum, exactly as stored (the shortest decimal that reads back as the
+//!   so the last column is never mistaken for it. Then, when some hand-in has no score
+//!   ([`crate::harness::outcome::Outcome`]: not graded, or the grader failed), `outcome`: `graded`, or `not graded:
+//!   why` (a case named `outcome` is written `'outcome`).
+//! - A row: the submission's id, score (an empty cell for a hand-in without a score, never 0) and maximum, exactly as stored (the shortest decimal that reads back as the
 //!   same number: `1`, `0.5`, `0.849`, never rounded; see [`exact_points`](super::exact_points)), then each case's
 //!   status label (`passed`, `failed`, `timeout`, `crashed`, `nonzero exit`, `output limit`, `build error`,
 //!   `harness error`); a case a submission does not have is an empty cell.
@@ -33,13 +35,16 @@ use std::io::{self, Write};
 
 use super::excerpt;
 use super::RenderOptions;
-use crate::harness::model::RunReport;
+use crate::harness::model::{Points, RunReport};
 
 /// The first three columns of every gradebook.
 const FIXED: [&str; 3] = ["id", "score", "max_score"];
 
-/// The last column's header when the results say where each hand-in came from.
+/// The header of the column after the cases when the results say where each hand-in came from.
 const HANDIN: &str = "handin";
+
+/// The last column's header when some hand-in has no score: what happened to each (`graded`, `not graded: why`).
+const OUTCOME: &str = "outcome";
 
 /// Writes the gradebook (format in the module docs).
 ///
@@ -61,9 +66,15 @@ pub fn render(report: &RunReport, _options: &RenderOptions, out: &mut dyn Write)
     if named {
         header.push(HANDIN.into());
     }
+    let told = report.submissions.iter().any(|s| !s.outcome().is_graded());
+    if told {
+        header.push(OUTCOME.into());
+    }
     writer.write_record(&header)?;
     for s in &report.submissions {
-        let mut row = vec![text_field(&s.id), excerpt::exact(s.score), excerpt::exact(s.max_score)];
+        // Only a graded hand-in has a score: the cell of one that was not graded is empty, never 0.
+        let score = s.outcome().score().map(excerpt::exact).unwrap_or_default();
+        let mut row = vec![text_field(&s.id), score, excerpt::exact(s.max_score)];
         for name in &columns {
             let status = s.cases.iter().find(|c| c.name == *name).map_or("", |c| c.status.label());
             row.push(status.to_string());
@@ -71,6 +82,10 @@ pub fn render(report: &RunReport, _options: &RenderOptions, out: &mut dyn Write)
         if named {
             let name = std::path::Path::new(&s.source).file_name().map(|n| n.to_string_lossy().into_owned());
             row.push(text_field(&name.unwrap_or_default()));
+        }
+        if told {
+            let outcome = s.outcome();
+            row.push(text_field(&outcome.reason().unwrap_or_else(|| outcome.label().to_string())));
         }
         writer.write_record(&row)?;
     }
@@ -91,14 +106,16 @@ pub struct Gradebook {
 pub struct GradebookRow {
     /// The submission's id, as it was before it was written (the anti-formula `'` dropped).
     pub id: String,
-    /// Its score.
-    pub score: f64,
+    /// Its score (`None`: an empty cell, a hand-in that was not graded).
+    pub score: Option<Points>,
     /// Its maximum.
-    pub max_score: f64,
+    pub max_score: Points,
     /// Each case's status label, in [`Gradebook::cases`] order (empty: the submission has no such case).
     pub statuses: Vec<String>,
     /// The hand-in's name as it was in the class folder (empty when the gradebook has no `handin` column).
     pub handin: String,
+    /// What happened to it (`graded`, `not graded: why`; empty when the gradebook has no `outcome` column).
+    pub outcome: String,
 }
 
 /// Why a gradebook could not be read.
@@ -146,8 +163,10 @@ pub fn read(input: impl io::Read) -> Result<Gradebook, GradebookError> {
         let found: Vec<&str> = header.iter().take(FIXED.len()).collect();
         return Err(GradebookError::Header { found: found.join(",") });
     }
-    let named = header.len() > FIXED.len() && header.get(header.len() - 1) == Some(HANDIN);
-    let case_end = header.len() - usize::from(named);
+    let told = header.len() > FIXED.len() && header.get(header.len() - 1) == Some(OUTCOME);
+    let before = header.len() - usize::from(told);
+    let named = before > FIXED.len() && header.get(before - 1) == Some(HANDIN);
+    let case_end = before - usize::from(named);
     let cases = header.iter().take(case_end).skip(FIXED.len()).map(plain).collect();
     let mut rows = Vec::new();
     for record in reader.records() {
@@ -155,14 +174,19 @@ pub fn read(input: impl io::Read) -> Result<Gradebook, GradebookError> {
         let line = record.position().map_or(0, csv::Position::line);
         let number = |index: usize, column: &'static str| {
             let value = record.get(index).unwrap_or_default();
-            value.parse::<f64>().map_err(|_| GradebookError::Number { line, column, value: value.to_string() })
+            Points::parse_decimal(value).ok_or_else(|| GradebookError::Number {
+                line,
+                column,
+                value: value.to_string(),
+            })
         };
         rows.push(GradebookRow {
             id: plain(record.get(0).unwrap_or_default()),
-            score: number(1, "score")?,
+            score: if record.get(1).unwrap_or_default().is_empty() { None } else { Some(number(1, "score")?) },
             max_score: number(2, "max_score")?,
             statuses: record.iter().take(case_end).skip(FIXED.len()).map(String::from).collect(),
             handin: if named { plain(record.get(case_end).unwrap_or_default()) } else { String::new() },
+            outcome: if told { plain(record.get(before).unwrap_or_default()) } else { String::new() },
         });
     }
     Ok(Gradebook { cases, rows })
@@ -182,7 +206,7 @@ pub(crate) fn text_field(value: &str) -> String {
 /// A case column's header: a text field, and a case named like the hand-in column marked as text so the reader
 /// never takes it for that column.
 fn case_field(name: &str) -> String {
-    if name == HANDIN {
+    if name == HANDIN || name == OUTCOME {
         format!("'{name}")
     } else {
         text_field(name)
@@ -209,12 +233,13 @@ mod tests {
             source: String::new(),
             build: None,
             cases,
-            score: 0.5,
-            max_score: 2.0,
+            score: Points::from_f64(0.5),
+            max_score: Points::from_f64(2.0),
             run: String::new(),
             fingerprint: String::new(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         }
     }
 

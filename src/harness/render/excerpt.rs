@@ -8,7 +8,7 @@
 use super::diff::{OutputDiff, MAX_LINES};
 use super::visible::{show_invisible, strip_ansi};
 use super::RenderOptions;
-use crate::harness::model::{CaseResult, FirstDifference, Show, Status};
+use crate::harness::model::{CaseResult, FirstDifference, Points, Show, Status};
 
 /// The tag of a case whose output is a record (a game's moves, a check's findings), not output to compare.
 pub const RECORD_TAG: &str = "record";
@@ -165,55 +165,23 @@ pub(crate) const STDERR_LINES: usize = 10;
 /// Every status, in the order reports count them.
 pub(crate) const STATUSES: [Status; 8] = Status::ALL;
 
-/// The decimals [`number`] keeps: a score is shown to 1/10⁴ of a point.
-pub const DECIMALS: u32 = 4;
-
-/// A score as people read it (the terminal, Markdown, a platform's text): no trailing zeros (`1`, `0.5`, `2.25`),
-/// at most [`DECIMALS`] decimals. A value with more is cut there, not rounded (`2/3` is `0.6666`, `0.99996` is
-/// `0.9999`), so a partial score never reads as a whole one; the noise a sum of floats leaves
-/// (`0.30000000000000004`) is not a decimal of its own, so that value reads `0.3`. Machine formats write
-/// [`exact`] instead.
-pub fn number(x: f64) -> String {
-    let unit = 10f64.powi(DECIMALS as i32);
-    let scaled = x * unit;
-    if !scaled.is_finite() || scaled.abs() >= 1e17 {
-        return exact(x);
-    }
-    let nearest = scaled.round();
-    // A few units in the last place of the value (never a whole 1/10⁴): what summing scores can leave.
-    let noise = (scaled.abs() * 1e-12).max(1e-9);
-    let kept = if (scaled - nearest).abs() <= noise { nearest } else { scaled.trunc() };
-    let units = kept.abs() as u128;
-    let unit = 10u128.pow(DECIMALS);
-    let (whole, fraction) = (units / unit, units % unit);
-    let sign = if kept < 0.0 && units > 0 { "-" } else { "" };
-    if fraction == 0 {
-        return format!("{sign}{whole}");
-    }
-    let digits = format!("{fraction:0width$}", width = DECIMALS as usize);
-    format!("{sign}{whole}.{}", digits.trim_end_matches('0'))
+/// A score as people read it (the terminal, Markdown, a platform's text): [`Points`]' display rule, whole numbers
+/// whole, otherwise at most [`DECIMALS`](crate::harness::points::DECIMALS) decimals cut toward zero (`2/3` is
+/// `0.6666`), so a partial score never reads as a whole one. Machine formats write [`exact`] instead.
+pub fn number(x: Points) -> String {
+    x.to_string()
 }
 
-/// A score exactly as stored: the shortest decimal that reads back as the same `f64` (`0.849`, `0.1`,
-/// `0.30000000000000004`), never in exponent form, `0` for `-0`. For the formats a program reads back (the
-/// gradebook CSV, JUnit's score properties).
-pub fn exact(x: f64) -> String {
-    if x == 0.0 {
-        "0".to_string()
-    } else {
-        x.to_string()
-    }
+/// A score for a program to read back (the gradebook CSV, JUnit's score properties): exact to nine decimals,
+/// cut toward zero beyond ([`Points::machine`]).
+pub fn exact(x: Points) -> String {
+    x.machine()
 }
 
-/// `score/max` (the terminal) or, with `spaced`, `score / max`. When [`number`] would show a score below its
-/// maximum as equal to it (a maximum with more than four decimals), both are written [`exact`]ly.
-pub(crate) fn points(score: f64, max: f64, spaced: bool) -> String {
-    let sep = if spaced { " / " } else { "/" };
-    let (shown, of) = (number(score), number(max));
-    if score < max && shown == of {
-        return format!("{}{sep}{}", exact(score), exact(max));
-    }
-    format!("{shown}{sep}{of}")
+/// `score/max` (the terminal) or, with `spaced`, `score / max`, with more decimals where a score below its maximum
+/// would otherwise read as equal to it ([`crate::harness::points::pair`]).
+pub(crate) fn points(score: Points, max: Points, spaced: bool) -> String {
+    crate::harness::points::pair(score, max, spaced)
 }
 
 /// The arguments as one shell-quoted line (`7 3 1`, `'two words'`), invisible characters shown.
@@ -444,36 +412,27 @@ mod tests {
 
     fn case(status: Status, stderr: &str) -> CaseResult {
         let stderr = Captured { text: stderr.into(), bytes: stderr.len(), ..Captured::default() };
-        CaseResult { stderr, ..CaseResult::new("c".into(), status, 1.0) }
+        CaseResult { stderr, ..CaseResult::new("c".into(), status, Points::whole(1)) }
     }
 
     #[test]
-    fn numbers_drop_trailing_zeros() {
-        assert_eq!(number(1.0), "1");
-        assert_eq!(number(0.5), "0.5");
-        assert_eq!(number(2.25), "2.25");
-        assert_eq!(number(10.0), "10");
-        assert_eq!(number(0.0), "0");
-        assert_eq!(number(-0.0), "0");
-        assert_eq!(number(1.0 / 3.0), "0.3333");
-        assert_eq!(number(0.00001), "0");
-        assert_eq!(number(-1.5), "-1.5");
-        assert_eq!(points(1.5, 2.0, true), "1.5 / 2");
-    }
-
-    #[test]
-    fn numbers_are_cut_not_rounded_up_but_float_noise_is_no_decimal() {
-        assert_eq!(number(0.849), "0.849");
-        assert_eq!(number(0.99996), "0.9999");
-        assert_eq!(number(2.0 / 3.0), "0.6666");
-        assert_eq!(number(0.1 + 0.2), "0.3");
-        assert_eq!(number(0.7 - 1e-16), "0.7");
-        assert_eq!(number(1e6 + 0.25), "1000000.25");
-        assert_eq!(number(f64::NAN), "NaN");
-        assert_eq!(points(0.999_999, 0.999_999_9, false), "0.999999/0.9999999");
-        assert_eq!(exact(0.1 + 0.2), "0.30000000000000004");
-        assert_eq!(exact(-0.0), "0");
-        assert_eq!(exact(1e-7), "0.0000001");
+    fn numbers_drop_trailing_zeros_and_are_cut_not_rounded_up() {
+        let p = Points::from_f64;
+        assert_eq!(
+            (number(p(1.0)), number(p(0.5)), number(p(2.25)), number(p(10.0))),
+            ("1".into(), "0.5".into(), "2.25".into(), "10".into())
+        );
+        assert_eq!((number(p(0.0)), number(p(-0.0)), number(p(-1.5))), ("0".into(), "0".into(), "-1.5".into()));
+        assert_eq!(
+            (number(Points::fraction(1, 3)), number(p(0.00001)), number(p(0.99996))),
+            ("0.3333".into(), "0".into(), "0.9999".into())
+        );
+        assert_eq!(number(p(0.1) + p(0.2)), "0.3");
+        assert_eq!(exact(p(0.1) + p(0.2)), "0.3");
+        assert_eq!(number(p(1e6 + 0.25)), "1000000.25");
+        assert_eq!(points(p(1.5), p(2.0), true), "1.5 / 2");
+        assert_eq!(points(p(0.999_999), p(0.999_999_9), false), "0.999999/0.9999999");
+        assert_eq!((exact(p(-0.0)), exact(p(1e-7))), ("0".into(), "0.0000001".into()));
     }
 
     #[test]

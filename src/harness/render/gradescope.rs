@@ -7,11 +7,12 @@
 //!
 //! ```text
 //! {
-//!   "score": 2.849,                   // the submission's score, exactly as the comparer summed it
+//!   "score": 2.849,                   // the submission's score: exact, by the JSON rule of `harness::points`
 //!   "execution_time": 2.513,          // seconds of build + all cases, in milliseconds (fractional seconds,
 //!                                     // never 0 once anything ran: a 0.4 ms run is 0.001); absent under --redact
 //!   "output": "...",                  // summary: score, counts by status, the build error, a note that some
 //!                                     // tests are hidden (hidden or after the due date), a grader-error note
+//!   "output_format": "text",          // declared, so the summary is shown as plain text
 //!   "tests": [                        // one per case, suite order
 //!     {
 //!       "name": "official-2",           // the case's name; a repeated one gets " (2)", " (3)", ...
@@ -23,11 +24,16 @@
 //!                                     // shown) or the program's own lines, output notes, stderr tail; a
 //!                                     // record's text (a game's moves, a conformance check's first failing call)
 //!       "tags": ["official"],         // absent when the case has none
-//!       "visibility": "visible"       // visible | hidden | after_due_date
+//!       "visibility": "visible"       // visible | hidden | after_due_date | after_published: the student
+//!                                     // view's (`view::StudentView`), never sooner than the top level
 //!     }
 //!   ]
 //! }
 //! ```
+//!
+//! A hand-in without a score ([`crate::harness::outcome::Outcome`]: not graded, or the grader failed) is written
+//! with no `score` and no tests, its `output` saying why: Gradescope has nothing to record as a grade (the
+//! autograder writes no `results.json` for it at all, `app::gradescope::autograde`).
 //!
 //! Text is plain (Gradescope's default `text` output format, shown in a `<pre>`). What a test's `output` quotes
 //! follows the case's [`crate::harness::model::Show`] (`excerpt::case_lines`): under `actual-only` and `none` the
@@ -41,8 +47,9 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::excerpt;
+use super::view::{Reveal, StudentView};
 use super::RenderOptions;
-use crate::harness::model::{CaseResult, RunReport, Status, SubmissionResult, Visibility};
+use crate::harness::model::{CaseResult, Points, RunReport, Status, SubmissionResult};
 
 /// Writes one `results.json` object per submission, one after another.
 ///
@@ -62,11 +69,32 @@ pub fn render(report: &RunReport, options: &RenderOptions, out: &mut dyn Write) 
 ///
 /// Only the writer's errors.
 pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    if let Some(reason) = s.outcome().reason_line() {
+        // No score, and no scored test Gradescope could add one up from: what it records is not a grade.
+        let results = Results {
+            score: None,
+            execution_time: None,
+            output: format!(
+                "{reason}\n\nThis is not a grade: the course staff will look at this submission. Please tell them if \
+                 you think it should have been graded."
+            ),
+            output_format: "text",
+            tests: Vec::new(),
+        };
+        super::json_text::to_writer_pretty(&mut *out, &results)?;
+        return writeln!(out);
+    }
     let results = Results {
-        score: s.score,
+        score: Some(s.score),
         execution_time: (!options.redact).then(|| execution_seconds(s)),
-        output: summary(s),
-        tests: s.cases.iter().zip(excerpt::unique_names(&s.cases)).map(|(c, name)| Test::new(c, name)).collect(),
+        output: summary(s, &options.view),
+        output_format: "text",
+        tests: s
+            .cases
+            .iter()
+            .zip(excerpt::unique_names(&s.cases))
+            .map(|(c, name)| Test::new(c, name, &options.view))
+            .collect(),
     };
     super::json_text::to_writer_pretty(&mut *out, &results)?;
     writeln!(out)
@@ -74,18 +102,21 @@ pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mu
 
 #[derive(Serialize)]
 struct Results<'a> {
-    score: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<Points>,
     #[serde(skip_serializing_if = "Option::is_none")]
     execution_time: Option<f64>,
     output: String,
+    /// Declared, so Gradescope shows the summary as plain text (its default for the top level is HTML-ish).
+    output_format: &'static str,
     tests: Vec<Test<'a>>,
 }
 
 #[derive(Serialize)]
 struct Test<'a> {
     name: String,
-    score: f64,
-    max_score: f64,
+    score: Points,
+    max_score: Points,
     status: &'static str,
     output: String,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
@@ -94,7 +125,7 @@ struct Test<'a> {
 }
 
 impl<'a> Test<'a> {
-    fn new(case: &'a CaseResult, name: String) -> Test<'a> {
+    fn new(case: &'a CaseResult, name: String, view: &StudentView) -> Test<'a> {
         Test {
             name,
             score: case.score,
@@ -102,17 +133,9 @@ impl<'a> Test<'a> {
             status: if case.status.is_pass() { "passed" } else { "failed" },
             output: excerpt::case_lines(case, true).join("\n"),
             tags: &case.tags,
-            visibility: visibility(case.visibility),
+            // Never sooner than the TA chose (a test's visibility overrides the top level on Gradescope).
+            visibility: view.reveal(case, true).gradescope(),
         }
-    }
-}
-
-/// Gradescope's spelling of a visibility.
-fn visibility(v: Visibility) -> &'static str {
-    match v {
-        Visibility::Visible => "visible",
-        Visibility::Hidden => "hidden",
-        Visibility::AfterDueDate => "after_due_date",
     }
 }
 
@@ -129,7 +152,7 @@ fn execution_seconds(s: &SubmissionResult) -> f64 {
 
 /// The top-level summary: score and counts, then the build error, the hidden-tests note and the grader-error note
 /// when there is one.
-fn summary(s: &SubmissionResult) -> String {
+fn summary(s: &SubmissionResult, view: &StudentView) -> String {
     let mut text = format!(
         "Score: {}. {} of {} cases passed ({}).",
         excerpt::points(s.score, s.max_score, true),
@@ -144,13 +167,19 @@ fn summary(s: &SubmissionResult) -> String {
             excerpt::head_lines(&build.message, usize::MAX).0.join("\n")
         ));
     }
-    let hidden = s.cases.iter().filter(|c| c.visibility == Visibility::Hidden).count();
-    let later = s.cases.iter().filter(|c| c.visibility == Visibility::AfterDueDate).count();
+    let hidden = s.cases.iter().filter(|c| view.reveal(c, true) == Reveal::Hidden).count();
+    let later = s
+        .cases
+        .iter()
+        .filter(|c| matches!(view.reveal(c, true), Reveal::AfterDueDate | Reveal::AfterPublished))
+        .count();
+    let published = s.cases.iter().any(|c| view.reveal(c, true) == Reveal::AfterPublished);
+    let when = if published { "the grades are published" } else { "after the due date" };
     if hidden + later > 0 {
         let which = match (hidden, later) {
             (_, 0) => String::new(),
-            (0, _) => " (until after the due date)".to_string(),
-            _ => format!(" ({hidden} always, {later} until after the due date)"),
+            (0, _) => format!(" (until {when})"),
+            _ => format!(" ({hidden} always, {later} until {when})"),
         };
         text.push_str(&format!(
             "\n\nSome tests are hidden: {} of the {}{which}. The score counts their points, so the tests you can see \
@@ -174,15 +203,15 @@ mod tests {
     // Invariant: every unwrap/expect/panic in this module is a test assertion on inputs the test itself fixes,
     // never on user input; a failure is the test failing.
     use super::*;
-    use crate::harness::model::{BuildResult, Captured, FirstDifference};
+    use crate::harness::model::{BuildResult, Captured, FirstDifference, Visibility};
 
     fn case(status: Status) -> CaseResult {
         CaseResult {
             name: "c".into(),
             args: vec!["3".into(), "0".into(), "0".into()],
             status,
-            score: 0.0,
-            max_score: 2.0,
+            score: Points::ZERO,
+            max_score: Points::from_f64(2.0),
             visibility: Visibility::AfterDueDate,
             show: crate::harness::model::Show::Full,
             tags: vec!["t".into()],
@@ -205,12 +234,13 @@ mod tests {
             source: "a".into(),
             build,
             cases: vec![case(Status::Failed)],
-            score: 0.0,
-            max_score: 2.0,
+            score: Points::ZERO,
+            max_score: Points::from_f64(2.0),
             run: "r".into(),
             fingerprint: "f".into(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         }
     }
 
@@ -225,7 +255,12 @@ mod tests {
 
     fn value(s: &SubmissionResult, redact: bool) -> serde_json::Value {
         let mut out = Vec::new();
-        render_submission(s, &RenderOptions { color: false, redact }, &mut out).unwrap();
+        render_submission(
+            s,
+            &RenderOptions { color: false, redact, view: crate::harness::render::view::StudentView::DEFAULT },
+            &mut out,
+        )
+        .unwrap();
         serde_json::from_slice(&out).unwrap()
     }
 

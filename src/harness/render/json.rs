@@ -118,12 +118,13 @@ mod tests {
                 source: "a.zip".into(),
                 build: Some(BuildResult { ok: true, command: "make".into(), message: String::new(), elapsed_ms: 900 }),
                 cases: vec![],
-                score: 0.0,
-                max_score: 0.0,
+                score: crate::harness::model::Points::ZERO,
+                max_score: crate::harness::model::Points::ZERO,
                 run: "r".into(),
                 fingerprint: "f".into(),
                 handin: String::new(),
                 sandbox: Vec::new(),
+                not_graded: None,
             }],
         }
     }

@@ -33,6 +33,8 @@
 //! - The student's failures (`failed`, `timeout`, `crashed`, `nonzero-exit`, `output-limit`, `build-error`) are
 //!   `<failure>`; a harness error, the grader's own fault, is `<error>`. `type` is the status as the JSON spells it;
 //!   `message` is the status label and the one-line detail.
+//! - A hand-in without a score ([`crate::harness::outcome::Outcome`]: not graded, or the grader failed) has an
+//!   `outcome` property (`not graded: why`) instead of `score`.
 //! - `score` and `max_score` are the submission's points exactly as stored (the shortest decimal that reads back
 //!   as the same number, [`exact_points`](super::exact_points)); the `score:` line of a failure is the case's
 //!   points as people read them ([`format_points`](super::format_points): at most four decimals, cut, never
@@ -65,7 +67,7 @@ use quick_xml::Writer;
 use super::excerpt::{self, StderrTail};
 use super::visible::strip_ansi;
 use super::RenderOptions;
-use crate::harness::model::{CaseResult, RunReport, Show, Status, SubmissionResult, Visibility};
+use crate::harness::model::{CaseResult, RunReport, Show, Status, SubmissionResult};
 use crate::visible::visible;
 
 type Xml<'a> = Writer<&'a mut dyn Write>;
@@ -99,13 +101,17 @@ fn write_suite(s: &SubmissionResult, options: &RenderOptions, xml: &mut Xml<'_>)
     suite.push_attribute(attribute("time", &excerpt::seconds(suite_ms(s, options))));
     xml.write_event(Event::Start(suite))?;
 
-    let hidden = s.cases.iter().filter(|c| c.visibility == Visibility::Hidden).count();
+    // A JUnit report has no due-date gate: the student view decides what is hidden in it.
+    let is_hidden = |c: &CaseResult| options.view.reveal(c, false).is_hidden();
+    let hidden = s.cases.iter().filter(|c| is_hidden(c)).count();
     xml.write_event(Event::Start(BytesStart::new("properties")))?;
-    let mut properties = vec![
-        ("score", excerpt::exact(s.score)),
-        ("max_score", excerpt::exact(s.max_score)),
-        ("source", visible(&s.source)),
-    ];
+    // Only a graded hand-in has a score; one without says why instead (never a 0).
+    let mut properties = match s.outcome().score() {
+        Some(score) => vec![("score", excerpt::exact(score))],
+        None => vec![("outcome", s.outcome().reason_line().unwrap_or_default())],
+    };
+    properties.push(("max_score", excerpt::exact(s.max_score)));
+    properties.push(("source", visible(&s.source)));
     if hidden > 0 {
         properties.push(("hidden_tests", hidden.to_string()));
     }
@@ -119,7 +125,7 @@ fn write_suite(s: &SubmissionResult, options: &RenderOptions, xml: &mut Xml<'_>)
 
     let mut hidden_seen = 0;
     for (case, name) in s.cases.iter().zip(excerpt::unique_names(&s.cases)) {
-        let is_hidden = case.visibility == Visibility::Hidden;
+        let is_hidden = is_hidden(case);
         let name = if is_hidden {
             hidden_seen += 1;
             format!("hidden test {hidden_seen}")

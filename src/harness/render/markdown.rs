@@ -39,7 +39,8 @@
 //!
 //! - The title holds the id and the score (at most four decimals, cut, never rounded up: a partial score never
 //!   reads as full marks); a summary line follows with the counts by status, and says that some tests are hidden
-//!   when some are.
+//!   when some are. A hand-in without a score ([`crate::harness::outcome::Outcome`]: not graded, or the grader
+//!   failed) says `not graded` in the title instead, and why in a bold line under it.
 //! - The table lists every case with `✓`/`✗`, its status label and `score / max`. Cases whose visibility is
 //!   `hidden` are folded into one row (how many, their statuses, their points) with no names or arguments, and get
 //!   no section: the student sees how many points hidden cases gave, not what they were. `after-due-date` cases
@@ -63,8 +64,9 @@ use std::io::{self, Write};
 
 use super::diff::{OutputDiff, MAX_LINES};
 use super::excerpt::{self, StderrTail, RECORD_LINES};
+use super::view::StudentView;
 use super::RenderOptions;
-use crate::harness::model::{CaseResult, RunReport, Show, Status, SubmissionResult, Visibility};
+use crate::harness::model::{CaseResult, RunReport, Show, Status, SubmissionResult};
 
 pub use super::excerpt::RECORD_TAG;
 
@@ -73,12 +75,12 @@ pub use super::excerpt::RECORD_TAG;
 /// # Errors
 ///
 /// Only the writer's errors.
-pub fn render(report: &RunReport, _options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+pub fn render(report: &RunReport, options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     for (i, submission) in report.submissions.iter().enumerate() {
         if i > 0 {
             writeln!(out, "\n---\n")?;
         }
-        write_submission(submission, Some(&report.suite), out)?;
+        write_submission(submission, Some(&report.suite), &options.view, out)?;
     }
     Ok(())
 }
@@ -88,15 +90,25 @@ pub fn render(report: &RunReport, _options: &RenderOptions, out: &mut dyn Write)
 /// # Errors
 ///
 /// Only the writer's errors.
-pub fn render_submission(s: &SubmissionResult, _options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
-    write_submission(s, None, out)
+pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    write_submission(s, None, &options.view, out)
 }
 
-fn write_submission(s: &SubmissionResult, suite: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "# {}: {}\n", escape(&s.id), excerpt::points(s.score, s.max_score, true))?;
+fn write_submission(
+    s: &SubmissionResult,
+    suite: Option<&str>,
+    view: &StudentView,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    // A feedback file has no due-date gate: the student view decides what is hidden in it.
+    let is_hidden = |c: &CaseResult| view.reveal(c, false).is_hidden();
+    writeln!(out, "# {}: {}\n", escape(&s.id), s.outcome().score_text(true))?;
+    if let Some(line) = s.outcome().reason_line() {
+        writeln!(out, "**{}**\n", escape(&line))?;
+    }
     let passed = s.cases.iter().filter(|c| c.status.is_pass()).count();
     let mut counts = format!("{passed} of {} cases passed ({}).", s.cases.len(), excerpt::status_counts(&s.cases));
-    let hidden = s.cases.iter().filter(|c| c.visibility == Visibility::Hidden).count();
+    let hidden = s.cases.iter().filter(|c| is_hidden(c)).count();
     if hidden > 0 {
         counts.push_str(&format!(
             " Some tests are hidden: {hidden} of the {}. The score counts their points; their details are not shown.",
@@ -125,8 +137,7 @@ fn write_submission(s: &SubmissionResult, suite: Option<&str>, out: &mut dyn Wri
     if !s.cases.is_empty() {
         writeln!(out, "\n| case | arguments | status | points |")?;
         writeln!(out, "|---|---|---|---:|")?;
-        let (hidden, shown): (Vec<&CaseResult>, Vec<&CaseResult>) =
-            s.cases.iter().partition(|c| c.visibility == Visibility::Hidden);
+        let (hidden, shown): (Vec<&CaseResult>, Vec<&CaseResult>) = s.cases.iter().partition(|c| is_hidden(c));
         for case in &shown {
             let mark = if case.status.is_pass() { "✓" } else { "✗" };
             let args = if case.show.actual() { excerpt::args(&case.args) } else { String::new() };
@@ -140,8 +151,8 @@ fn write_submission(s: &SubmissionResult, suite: Option<&str>, out: &mut dyn Wri
             )?;
         }
         if !hidden.is_empty() {
-            let score: f64 = hidden.iter().map(|c| c.score).sum();
-            let max: f64 = hidden.iter().map(|c| c.max_score).sum();
+            let score: crate::harness::model::Points = hidden.iter().map(|c| c.score).sum();
+            let max: crate::harness::model::Points = hidden.iter().map(|c| c.max_score).sum();
             let noun = if hidden.len() == 1 { "case" } else { "cases" };
             writeln!(
                 out,

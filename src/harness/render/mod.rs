@@ -51,6 +51,7 @@ pub mod junit;
 pub mod markdown;
 pub mod prairielearn;
 pub mod terminal;
+pub mod view;
 pub mod visible;
 
 pub use excerpt::{exact as exact_points, number as format_points};
@@ -88,6 +89,8 @@ pub struct RenderOptions {
     /// Replace every elapsed time with 0 (Gradescope: leave `execution_time` out), so output is stable for
     /// snapshots.
     pub redact: bool,
+    /// What student-facing formats may show of each case ([`view::StudentView`]; the TA's choices).
+    pub view: view::StudentView,
 }
 
 /// Renders `report` as `format` into `out`.

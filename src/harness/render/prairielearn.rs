@@ -31,8 +31,9 @@ use std::io::{self, Write};
 use serde_json::{json, Value};
 
 use super::excerpt;
+use super::view::StudentView;
 use super::RenderOptions;
-use crate::harness::model::{CaseResult, RunReport, Status, SubmissionResult, Visibility};
+use crate::harness::model::{CaseResult, RunReport, Status, SubmissionResult};
 
 /// PrairieLearn's limit on `results.json`.
 pub const MAX_BYTES: usize = 1_000_000;
@@ -59,8 +60,8 @@ pub fn render(report: &RunReport, options: &RenderOptions, out: &mut dyn Write) 
 ///
 /// # Errors
 /// Only the writer's errors.
-pub fn render_submission(s: &SubmissionResult, _options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
-    let value = results(s);
+pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let value = results(s, &options.view);
     let bytes = fit(value)?;
     out.write_all(&bytes)
 }
@@ -79,7 +80,7 @@ pub fn grader_fault(why: &str) -> Value {
     })
 }
 
-fn results(s: &SubmissionResult) -> Value {
+fn results(s: &SubmissionResult, view: &StudentView) -> Value {
     if let Some(build) = s.build.as_ref().filter(|b| !b.ok) {
         let (lines, omitted) = excerpt::head_lines(&build.message, BUILD_LINES);
         let mut errors = vec![format!(
@@ -101,7 +102,16 @@ fn results(s: &SubmissionResult) -> Value {
         let first = s.cases.iter().find(|c| c.status == Status::HarnessError).map_or("", |c| c.detail.as_str());
         return grader_fault(&format!("it could not run a test ({})", excerpt::tame(first)));
     }
-    let score = if s.max_score > 0.0 { (s.score / s.max_score).clamp(0.0, 1.0) } else { 0.0 };
+    if let crate::harness::outcome::Outcome::NotGraded(_) = s.outcome() {
+        // No score: PrairieLearn's "not gradable" charges no attempt and records nothing.
+        return json!({
+            "gradable": false,
+            "format_errors": [s.outcome().reason_line().unwrap_or_default()],
+            "message": "not graded",
+            "tests": [],
+        });
+    }
+    let score = s.score.proportion(s.max_score);
     let passed = s.cases.iter().filter(|c| c.status.is_pass()).count();
     let message = format!(
         "{} points: {} of {} tests passed ({}).",
@@ -111,16 +121,17 @@ fn results(s: &SubmissionResult) -> Value {
         excerpt::status_counts(&s.cases)
     );
     let tests: Vec<Value> =
-        s.cases.iter().zip(excerpt::unique_names(&s.cases)).map(|(case, name)| test(case, name)).collect();
+        s.cases.iter().zip(excerpt::unique_names(&s.cases)).map(|(case, name)| test(case, name, view)).collect();
     let mut value = json!({ "gradable": true, "score": score, "message": message, "tests": tests });
-    if s.cases.iter().any(|c| c.visibility == Visibility::Hidden) {
+    // PrairieLearn has no due-date gate: the student view decides what is hidden.
+    if s.cases.iter().any(|c| view.reveal(c, false).is_hidden()) {
         value["output"] = json!("Some tests are hidden: their points count, their details are not shown.");
     }
     value
 }
 
-fn test(case: &CaseResult, name: String) -> Value {
-    let (message, output) = if case.visibility == Visibility::Hidden {
+fn test(case: &CaseResult, name: String, view: &StudentView) -> Value {
+    let (message, output) = if view.reveal(case, false).is_hidden() {
         (format!("a hidden test: {}", case.status.label()), String::new())
     } else {
         let mut lines = excerpt::case_lines(case, true);

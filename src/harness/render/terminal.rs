@@ -22,7 +22,8 @@
 //! 1 passed, 1 failed, 1 crashed
 //! ```
 //!
-//! - A header per submission: id, source, score. A failed build adds `build failed: <command>` and the first
+//! - A header per submission: id, source, score, or `not graded` / `not graded (grader failure)` with a line
+//!   that says why ([`crate::harness::outcome::Outcome`]: no score is shown for a hand-in that has none). A failed build adds `build failed: <command>` and the first
 //!   [`BUILD_LINES`] lines of the compiler's message.
 //! - One line per case: `✓`/`✗`, name, arguments, `score/max`, status label, then the detail, the lines matched
 //!   (per-line credit), the reading (`accepted reading:` when it passed, `closest reading:` when not) and the
@@ -33,7 +34,7 @@
 //!   the output cap and invalid UTF-8.
 //! - Under a timeout, crash, nonzero exit, output limit or harness error: the last 10 lines of stderr, `| `-quoted,
 //!   ANSI color codes dropped and other control characters shown as `\u{..}` (tabs kept).
-//! - Each submission ends with `score: X / Y` and the count of cases by status.
+//! - Each submission ends with `score: X / Y` (or `score: not graded`) and the count of cases by status.
 //!
 //! What a case shows follows its [`crate::harness::model::Show`]: under `actual-only` the diff becomes the
 //! program's own lines around the first one that differs (`>` marks it) and causes lose their evidence; under
@@ -90,8 +91,11 @@ pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mu
         "{} ({}): {}",
         paint.apply(BOLD, &visible(&s.id)),
         visible(&s.source),
-        paint.apply(BOLD, &excerpt::points(s.score, s.max_score, true))
+        paint.apply(BOLD, &s.outcome().score_text(true))
     )?;
+    if let Some(line) = s.outcome().reason_line() {
+        writeln!(out, "  {}", paint.apply(YELLOW, &line))?;
+    }
     if let Some(build) = s.build.as_ref().filter(|b| !b.ok) {
         writeln!(out, "  {} {}", paint.apply(RED, "build failed:"), visible(&build.command))?;
         let (lines, omitted) = excerpt::head_lines(&build.message, BUILD_LINES);
@@ -124,7 +128,7 @@ pub fn render_submission(s: &SubmissionResult, options: &RenderOptions, out: &mu
             }
         }
     }
-    writeln!(out, "score: {}", excerpt::points(s.score, s.max_score, true))?;
+    writeln!(out, "score: {}", s.outcome().score_text(true))?;
     writeln!(out, "{}", excerpt::status_counts(&s.cases))
 }
 
@@ -287,8 +291,8 @@ mod tests {
             name: "c1".into(),
             args: vec!["7".into(), "0".into(), "3".into()],
             status: Status::Failed,
-            score: 0.0,
-            max_score: 1.5,
+            score: crate::harness::model::Points::ZERO,
+            max_score: crate::harness::model::Points::from_f64(1.5),
             visibility: Visibility::Visible,
             show: crate::harness::model::Show::Full,
             tags: vec![],
@@ -311,12 +315,13 @@ mod tests {
             source: "alice.zip".into(),
             build: None,
             cases,
-            score: 0.0,
-            max_score: 1.5,
+            score: crate::harness::model::Points::ZERO,
+            max_score: crate::harness::model::Points::from_f64(1.5),
             run: "r".into(),
             fingerprint: "f".into(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         }
     }
 
@@ -337,7 +342,10 @@ mod tests {
 
     #[test]
     fn color_marks_diff_lines() {
-        let text = rendered(&submission(vec![failed_case()]), RenderOptions { color: true, redact: true });
+        let text = rendered(
+            &submission(vec![failed_case()]),
+            RenderOptions { color: true, redact: true, view: crate::harness::render::view::StudentView::DEFAULT },
+        );
         assert!(text.contains("\x1b[31m-a\x1b[0m"), "{text}");
         assert!(text.contains("\x1b[32m+b\x1b[0m"), "{text}");
         assert!(text.contains("  0 ms\n"), "{text}");

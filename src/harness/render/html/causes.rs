@@ -314,12 +314,13 @@ mod tests {
                 source: String::new(),
                 build: None,
                 cases: vec![case.clone(), case],
-                score: 0.0,
-                max_score: 2.0,
+                score: crate::harness::model::Points::ZERO,
+                max_score: crate::harness::model::Points::from_f64(2.0),
                 run: String::new(),
                 fingerprint: String::new(),
                 handin: String::new(),
                 sandbox: Vec::new(),
+                not_graded: None,
             }
         };
         let report = RunReport {

@@ -8,7 +8,7 @@ use super::causes::{case_causes, tally, Group, Tally};
 use super::chart::{histogram, Bin};
 use super::escape::text;
 use super::page::{badge, begin, end, head, status_badge};
-use crate::harness::model::{RunReport, Status, SubmissionResult};
+use crate::harness::model::{Points, RunReport, Status, SubmissionResult};
 use crate::harness::render::format_points;
 
 /// What the class page needs besides the results.
@@ -28,36 +28,40 @@ pub struct Summary {
     pub graded: usize,
     /// Hand-ins without a result yet.
     pub pending: usize,
-    /// Mean score (0 when no one is graded).
-    pub mean: f64,
-    /// Median score.
-    pub median: f64,
+    /// Mean score (0 when no one is graded), exact.
+    pub mean: Points,
+    /// Median score, exact.
+    pub median: Points,
     /// Students with every point.
     pub full_marks: usize,
     /// Students with no point.
     pub zero: usize,
     /// Students none of whose cases ran (a failed build, or only harness errors).
     pub not_run: usize,
+    /// Hand-ins without a score (not graded, or the grader failed): left out of the mean, the median, the
+    /// histogram and every count of scores.
+    pub not_graded: usize,
 }
 
 /// The summary of `report` for a class of `expected` hand-ins.
 pub fn summarize(report: &RunReport, expected: usize) -> Summary {
-    let subs = &report.submissions;
-    let mut scores: Vec<f64> = subs.iter().map(|s| s.score).collect();
-    scores.sort_by(f64::total_cmp);
+    let subs: Vec<&SubmissionResult> = report.submissions.iter().filter(|s| s.outcome().is_graded()).collect();
+    let mut scores: Vec<Points> = subs.iter().map(|s| s.score).collect();
+    scores.sort();
     let median = match scores.len() {
-        0 => 0.0,
+        0 => Points::ZERO,
         n if n % 2 == 1 => scores[n / 2],
-        n => (scores[n / 2 - 1] + scores[n / 2]) / 2.0,
+        n => (scores[n / 2 - 1] + scores[n / 2]).share(1, 2),
     };
     Summary {
         graded: subs.len(),
-        pending: expected.saturating_sub(subs.len()),
-        mean: if subs.is_empty() { 0.0 } else { scores.iter().sum::<f64>() / subs.len() as f64 },
+        pending: expected.saturating_sub(report.submissions.len()),
+        mean: scores.iter().sum::<Points>().share(1, subs.len() as u64),
         median,
-        full_marks: subs.iter().filter(|s| s.max_score > 0.0 && s.score >= s.max_score).count(),
-        zero: subs.iter().filter(|s| s.score <= 0.0).count(),
+        full_marks: subs.iter().filter(|s| s.max_score.is_positive() && s.score >= s.max_score).count(),
+        zero: subs.iter().filter(|s| !s.score.is_positive()).count(),
         not_run: subs.iter().filter(|s| not_run(s)).count(),
+        not_graded: report.submissions.len() - subs.len(),
     }
 }
 
@@ -68,17 +72,21 @@ fn not_run(s: &SubmissionResult) -> bool {
 /// The histogram's bins: one per whole point when everyone has the same maximum of at most 20 points and whole
 /// scores, otherwise ten bins of percent of the maximum (the last one holds 90–100%).
 pub fn bins(report: &RunReport) -> Vec<Bin> {
-    let subs = &report.submissions;
-    let max = subs.first().map_or(0.0, |s| s.max_score);
-    let whole = |x: f64| x.fract() == 0.0;
-    if max > 0.0 && max <= 20.0 && whole(max) && subs.iter().all(|s| s.max_score == max && whole(s.score)) {
-        return (0..=max as usize)
-            .map(|p| Bin { label: p.to_string(), count: subs.iter().filter(|s| s.score as usize == p).count() })
+    let subs: Vec<&SubmissionResult> = report.submissions.iter().filter(|s| s.outcome().is_graded()).collect();
+    let max = subs.first().map_or(Points::ZERO, |s| s.max_score);
+    if max.is_positive()
+        && max <= Points::whole(20)
+        && max.is_whole()
+        && subs.iter().all(|s| s.max_score == max && s.score.is_whole())
+    {
+        return (0..=max.floor())
+            .map(|p| Bin { label: p.to_string(), count: subs.iter().filter(|s| s.score.floor() == p).count() })
             .collect();
     }
     let mut counts = [0usize; 10];
-    for s in subs {
-        let fraction = if s.max_score > 0.0 { (s.score / s.max_score).clamp(0.0, 1.0) } else { 0.0 };
+    for s in &subs {
+        let fraction =
+            if s.max_score.is_positive() { (s.score.to_f64() / s.max_score.to_f64()).clamp(0.0, 1.0) } else { 0.0 };
         counts[((fraction * 10.0) as usize).min(9)] += 1;
     }
     counts
@@ -137,8 +145,8 @@ pub fn render_class_with_notices(
 fn write_summary(out: &mut dyn Write, report: &RunReport, s: &Summary) -> io::Result<()> {
     writeln!(out, "<section id=\"summary\"><h2>Summary</h2><div class=\"overview\">")?;
     writeln!(out, "<dl class=\"stats\">")?;
-    let max = report.submissions.first().map_or(0.0, |s| s.max_score);
-    let of = if max > 0.0 { format!(" / {}", format_points(max)) } else { String::new() };
+    let max = report.submissions.first().map_or(Points::ZERO, |s| s.max_score);
+    let of = if max.is_positive() { format!(" / {}", format_points(max)) } else { String::new() };
     for (term, value) in [
         ("Students graded", s.graded.to_string()),
         ("Still to grade", s.pending.to_string()),
@@ -147,7 +155,10 @@ fn write_summary(out: &mut dyn Write, report: &RunReport, s: &Summary) -> io::Re
         ("Full marks", s.full_marks.to_string()),
         ("Zero", s.zero.to_string()),
         ("Not run (build or grader failed)", s.not_run.to_string()),
-    ] {
+    ]
+    .into_iter()
+    .chain((s.not_graded > 0).then(|| ("Not graded (no score)", s.not_graded.to_string())))
+    {
         writeln!(out, "<dt>{term}</dt><dd>{}</dd>", text(&value))?;
     }
     writeln!(out, "</dl>")?;
@@ -187,8 +198,8 @@ fn write_cases(out: &mut dyn Write, report: &RunReport) -> io::Result<()> {
             .map_or_else(|| "—".to_string(), |(n, status)| status_badge(status, Some(n)));
         let cause = most_common(causes.iter().map(|(name, &n)| (n, name)))
             .map_or_else(|| "—".to_string(), |(n, name)| format!("{} ({n})", text(name)));
-        let max = cases.first().map_or(0.0, |c| c.max_score);
-        let rate = percent(passed as f64, cases.len() as f64);
+        let max = cases.first().map_or(Points::ZERO, |c| c.max_score);
+        let rate = percent(Points::whole(passed as i64), Points::whole(cases.len() as i64));
         writeln!(
             out,
             "<tr><th scope=\"row\"><code>{}</code></th><td class=\"num opt\">{}</td><td class=\"num\">{passed} / {}</td>\
@@ -310,9 +321,12 @@ fn write_students(out: &mut dyn Write, report: &RunReport, page: &ClassPage<'_>)
             }
         }
         let mut badges = String::new();
-        if s.max_score > 0.0 && s.score >= s.max_score {
+        let outcome = s.outcome();
+        if let Some(line) = outcome.reason_line() {
+            badges.push_str(&badge("s-not-graded", &line));
+        } else if s.max_score.is_positive() && s.score >= s.max_score {
             badges.push_str(&badge("s-full", "full marks"));
-        } else if s.score <= 0.0 {
+        } else if !s.score.is_positive() {
             badges.push_str(&badge("s-zero", "zero"));
         }
         for (status, n) in counts {
@@ -321,15 +335,14 @@ fn write_students(out: &mut dyn Write, report: &RunReport, page: &ClassPage<'_>)
         let mut names: Vec<String> = s.cases.iter().flat_map(case_causes).map(|n| n.name).collect();
         names.sort();
         names.dedup();
-        let percent = percent(s.score, s.max_score);
+        let percent = if outcome.is_graded() { percent(s.score, s.max_score) } else { "—".to_string() };
         writeln!(
             out,
-            "<tr><th scope=\"row\"><a href=\"{}\">{}</a></th><td class=\"num\">{} / {}</td><td class=\"num opt\">{percent}</td>\
+            "<tr><th scope=\"row\"><a href=\"{}\">{}</a></th><td class=\"num\">{}</td><td class=\"num opt\">{percent}</td>\
              <td class=\"badges\">{badges}</td><td>{}</td></tr>",
             text(&(page.feedback)(&s.id)),
             text(&s.id),
-            format_points(s.score),
-            format_points(s.max_score),
+            text(&outcome.score_text(true)),
             text(&names.join(", "))
         )?;
     }
@@ -338,16 +351,16 @@ fn write_students(out: &mut dyn Write, report: &RunReport, page: &ClassPage<'_>)
 
 /// `part` of `whole` as a whole percentage, rounded to the nearest but never to 100% short of the whole nor to 0%
 /// above nothing (99.6% of the points is `99%`, not full marks); `—` when `whole` is 0.
-fn percent(part: f64, whole: f64) -> String {
-    if whole <= 0.0 || !part.is_finite() || !whole.is_finite() {
+fn percent(part: Points, whole: Points) -> String {
+    if !whole.is_positive() {
         return "—".to_string();
     }
-    let share = 100.0 * part / whole;
+    let share = 100.0 * part.to_f64() / whole.to_f64();
     let mut shown = share.round();
     if part < whole {
         shown = shown.min(99.0);
     }
-    if part > 0.0 {
+    if part.is_positive() {
         shown = shown.max(1.0);
     }
     format!("{shown:.0}%")
@@ -376,6 +389,7 @@ mod tests {
             fingerprint: String::new(),
             handin: String::new(),
             sandbox: Vec::new(),
+            not_graded: None,
         }
     }
 
@@ -390,7 +404,7 @@ mod tests {
         failed.diagnosis = Some(format!("matches the reference with {EVIL} (bug): {EVIL}"));
         failed.causes = vec![Cause::new(EVIL, CauseKind::Bug, EVIL)];
         let mut passed = CaseResult::new("c3".into(), Status::Passed, 1.0);
-        passed.score = 1.0;
+        passed.score = Points::whole(1);
         passed.reading = Some(EVIL.into());
         let build = BuildResult {
             ok: false,
@@ -421,11 +435,11 @@ mod tests {
 
     #[test]
     fn a_percentage_never_rounds_a_partial_score_to_full_marks_or_to_nothing() {
-        assert_eq!(percent(0.996, 1.0), "99%");
-        assert_eq!(percent(0.849, 1.0), "85%");
-        assert_eq!(percent(1.0, 1.0), "100%");
-        assert_eq!(percent(0.001, 1.0), "1%");
-        assert_eq!(percent(0.0, 1.0), "0%");
-        assert_eq!(percent(1.0, 0.0), "—");
+        assert_eq!(percent(Points::from_f64(0.996), Points::from_f64(1.0)), "99%");
+        assert_eq!(percent(Points::from_f64(0.849), Points::from_f64(1.0)), "85%");
+        assert_eq!(percent(Points::from_f64(1.0), Points::from_f64(1.0)), "100%");
+        assert_eq!(percent(Points::from_f64(0.001), Points::from_f64(1.0)), "1%");
+        assert_eq!(percent(Points::from_f64(0.0), Points::from_f64(1.0)), "0%");
+        assert_eq!(percent(Points::from_f64(1.0), Points::from_f64(0.0)), "—");
     }
 }
