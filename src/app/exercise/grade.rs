@@ -15,7 +15,7 @@ use crate::app::progress::Progress;
 use crate::app::shard::{self, Manifest, Shard};
 use crate::cli::{exit, ColorChoice, ExerciseGradeArgs};
 use crate::exercise::grade::{grade, unanswered, PROBLEM_POINTS};
-use crate::exercise::{handin, variant, Kind, Variant, GENERATOR_VERSION};
+use crate::exercise::{handin, owner, roster, Kind, GENERATOR_VERSION};
 use crate::harness::grade::class::{Entry, Store};
 use crate::harness::grade::for_each_parallel;
 use crate::harness::grade::resume::plan;
@@ -37,13 +37,17 @@ struct Settings {
     fingerprint: String,
     /// No progress on stderr.
     quiet: bool,
+    /// The roster `--ids` names (empty without it).
+    roster: Vec<String>,
 }
 
 impl Settings {
-    /// Grades the hand-in of `entry`; `handin` is its fingerprint (empty for one hand-in).
-    fn grade(&self, entry: &Entry, handin: &str) -> SubmissionResult {
-        let variants: Vec<Variant> = self.kinds.iter().map(|&k| variant(self.seed, &entry.id, k)).collect();
-        let (build, cases) = match handin::answers(&entry.path) {
+    /// Grades the hand-in of `entry` against the sheet of the first of `ids` its answer file fits (see
+    /// [`owner`]); `handin` is its fingerprint (empty for one hand-in).
+    fn grade(&self, entry: &Entry, handin: &str, ids: &[String]) -> SubmissionResult {
+        let read = handin::answers(&entry.path);
+        let (_, variants) = owner::choose(self.seed, &self.kinds, ids, read.as_ref().ok());
+        let (build, cases) = match read {
             Ok(file) => (None, grade(&variants, &file, self.points)),
             Err(why) => (
                 Some(BuildResult {
@@ -88,9 +92,25 @@ fn run_with(args: &ExerciseGradeArgs, quiet: bool, out: &mut dyn Write, err: &mu
     }
     let kinds = kinds(&args.kind);
     let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+    let roster = match &args.ids {
+        Some(ids) => match roster::read(ids, args.id_column.as_deref()) {
+            Ok(ids) => ids,
+            Err(e) => {
+                let _ = writeln!(err, "referee exercise grade: {e}");
+                return exit::USAGE;
+            }
+        },
+        None => Vec::new(),
+    };
     let fingerprint =
         format!("exercise seed={} kinds={} generator={GENERATOR_VERSION} points={points}", args.seed, names.join(","));
-    let settings = Settings { seed: args.seed, kinds, points, fingerprint, quiet };
+    // A roster changes whose sheet a hand-in may be graded against: results stored without it are graded again.
+    let fingerprint = if roster.is_empty() {
+        fingerprint
+    } else {
+        format!("{fingerprint} roster={}", &crate::harness::grade::ids::hex_digest(&roster.join("\n"))[..12])
+    };
+    let settings = Settings { seed: args.seed, kinds, points, fingerprint, quiet, roster };
     match (&args.submissions, &args.dir) {
         (Some(dir), _) => class(args, &settings, dir, out, err),
         (None, Some(path)) => one(args, &settings, path, out, err),
@@ -107,8 +127,13 @@ fn one(args: &ExerciseGradeArgs, settings: &Settings, path: &Path, out: &mut dyn
         return exit::USAGE;
     }
     let id = args.id.clone().unwrap_or_else(|| handin::id_of(path));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let result = settings.grade(&Entry { id, name, path: path.to_path_buf() }, "");
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let name = absolute.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let ids = match &args.id {
+        Some(given) => vec![given.clone()],
+        None => owner::candidates(&name, &id, &settings.roster),
+    };
+    let result = settings.grade(&Entry { id, name, path: path.to_path_buf() }, "", &ids);
     let code = verdict(std::slice::from_ref(&result));
     let report = RunReport { schema: SCHEMA_VERSION, suite: SUITE.into(), submissions: vec![result] };
     let color = match args.color {
@@ -191,7 +216,8 @@ fn class(args: &ExerciseGradeArgs, settings: &Settings, dir: &Path, out: &mut dy
                 return None;
             }
             progress.start(&todo.entry.id);
-            Some(settings.grade(todo.entry, &todo.handin))
+            let ids = owner::candidates(&todo.entry.name, &todo.entry.id, &settings.roster);
+            Some(settings.grade(todo.entry, &todo.handin, &ids))
         },
         |_, graded| {
             let Some(result) = graded else { return };
