@@ -20,5 +20,5 @@ pub const SUSPECT: u8 = 5;
 pub const HELP: &str = "Exit codes:\n  0  success\n  1  a check failed (verify: an official case differs)\n  \
 2  bad arguments or input (one line on stderr says what and where)\n  3  internal or I/O error\n  \
 4  the position has no legal move: the game is already over\n  \
-5  a class run in which most hand-ins (at least 3) failed a case the same way, or most print the other \
+5  a class run (of at least 3) in which most hand-ins failed a case the same way, or most print the other \
 Take-Stones edition's output: a suspected grader problem (the grades are not final)";

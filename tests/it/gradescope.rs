@@ -236,7 +236,9 @@ fn a_python_bundle_ships_its_suite_folder_and_reports_a_grader_failure_as_such()
     fs::write(&path, fs::read_to_string(&path).unwrap().replace(&python(), "/nonexistent/python3")).unwrap();
     let failed = run_autograder(root.path());
     let output = failed["output"].as_str().unwrap();
-    assert!(output.contains("harness error") && output.contains("not a fault in your submission"), "{output}");
+    // Refused before anything runs (issue 33, item 4): the TA's command, never the student's fault.
+    assert!(output.contains("/nonexistent/python3") && output.contains("not a fault in your submission"), "{output}");
+    assert!(failed["tests"][0]["output"].as_str().unwrap().starts_with("harness error: "), "{failed}");
     // And a grader that cannot even start still leaves a valid results.json that says so.
     fs::remove_file(root.path().join("source/referee")).unwrap();
     let stopped = run_autograder(root.path());

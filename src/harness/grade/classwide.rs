@@ -61,7 +61,8 @@ impl SharedFailure {
 }
 
 /// The cases most results in `results` (a strict majority, at least [`MIN_CLASS`]) failed the same way, in the
-/// order the results first name them; then, when most results' output is the other edition's, that. A failed
+/// order the results first name them; then, when most results (of at least [`MIN_CLASS`]) are of the other
+/// edition's output, that (one student who wrote the other edition is that student's failure). A failed
 /// build counts once (its first case stands for every case it stopped).
 pub fn shared_failures(results: &[SubmissionResult]) -> Vec<SharedFailure> {
     let of = results.len();
@@ -111,7 +112,7 @@ pub fn shared_failures(results: &[SubmissionResult]) -> Vec<SharedFailure> {
                 .find_map(|c| c.causes.iter().find(|k| k.name == OTHER_EDITION).map(|k| (c, k.sentence.clone())))
         })
         .collect();
-    if let Some((case, sentence)) = diagnosed.first().filter(|_| diagnosed.len() * 2 > of) {
+    if let Some((case, sentence)) = diagnosed.first().filter(|_| of >= MIN_CLASS && diagnosed.len() * 2 > of) {
         found.push(SharedFailure {
             case: case.name.clone(),
             status: case.status,
@@ -258,7 +259,10 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].other_edition && found[0].students == 2 && found[0].of == 3, "{found:?}");
         assert!(found[0].sentence().contains("2 of 3 hand-ins print the other Take-Stones edition's output"));
-        assert!(shared_failures(&[run("alice", true), run("bob", false)]).is_empty(), "one of two is not most");
+        assert!(shared_failures(&[run("alice", true), run("bob", true)]).is_empty(), "two hand-ins are not a class");
+        let mut four = class.clone();
+        four.push(run("dave", false));
+        assert!(shared_failures(&four).is_empty(), "two of four is not most");
     }
 
     #[test]
