@@ -279,10 +279,16 @@ mod tests {
         assert!(found[0]
             .sentence()
             .contains("all 4 hand-ins failed case 'a' the same way (build error: error: file not found: /tmp/x/alice"));
-        // Students with their own compile errors are not a shared failure.
+        // One student's own compile error leaves the other three sharing the build step's: still most.
         let mut own = class.clone();
         own[1].build.as_mut().unwrap().message =
             "the build failed (exit code 1):\nFoo.java:3: error: ';' expected".into();
+        let found = shared_failures(&own);
+        assert_eq!((found.len(), found[0].students, found[0].of), (1, 3, 4), "{found:?}");
+        assert!(found[0].sentence().contains("3 of 4 hand-ins failed case 'a'"), "{}", found[0].sentence());
+        // Students with their own compile errors are not a shared failure: two of four is not most.
+        own[2].build.as_mut().unwrap().message =
+            "the build failed (exit code 1):\nBar.java:9: error: cannot find symbol".into();
         assert!(shared_failures(&own).is_empty());
     }
 }
