@@ -185,16 +185,23 @@ impl Setup {
             super::sandbox::untrusted_for(&args.sandbox, args.run_as_self, &super::sandbox::programs_of(&templates))?;
         let mut notes: Vec<String> = mistakes.into_iter().map(|m| format!("warning: {m}")).collect();
         notes.extend(super::sandbox::toolchain_notes(&sandbox));
-        for (flag, template) in [("--cmd", Some(&command)), ("--build", build.as_ref())] {
+        for (flag, template, text) in
+            [("--cmd", Some(&command), Some(&command_text)), ("--build", build.as_ref(), build_text.as_ref())]
+        {
             let Some(template) = template else { continue };
+            if let Some(first) = text.and_then(|t| shlex::split(t)).and_then(|w| w.into_iter().next()) {
+                super::reach::tas_program(flag, &first, &sandbox)?;
+            }
             let (program, _) = template.expand(Path::new("."), &[]);
             sandbox::resolve_program(&program, &sandbox).map_err(|e| format!("{flag}: {e}"))?;
             notes.extend(sandbox::resolution_note(&program, &sandbox));
         }
         // Also removes the scratch folders of earlier graders that were killed.
-        let scratch =
-            grade::scratch::Scratch::create(&args.work.clone().unwrap_or_else(std::env::temp_dir), "referee-")
-                .map_err(|e| format!("cannot create a scratch folder: {e}"))?;
+        let scratch = grade::scratch::Scratch::create(
+            &super::reach::absolute(&args.work.clone().unwrap_or_else(std::env::temp_dir)),
+            "referee-",
+        )
+        .map_err(|e| format!("cannot create a scratch folder: {e}"))?;
         let scratch_root = scratch.path().to_path_buf();
         make_traversable(&scratch_root).map_err(|e| format!("cannot prepare the scratch folder: {e}"))?;
         let cancel = super::cancel_on_signals();

@@ -19,6 +19,7 @@ pub mod merge;
 pub mod othello;
 pub mod prairielearn;
 pub mod progress;
+pub mod reach;
 pub mod sandbox;
 pub mod shard;
 pub mod shown_stderr;

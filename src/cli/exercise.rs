@@ -55,9 +55,11 @@ pub struct ExerciseMakeArgs {
 #[command(after_help = "A hand-in is a folder or zip holding the filled-in answer template (any .txt file with \
 sections such as [alphabeta]), or the answer file itself (alice.txt); ids follow `referee grade`'s rules. A class \
 run writes what `referee grade` writes (results/, gradescope/, feedback/, gradebook.csv, junit.xml, report.json, \
-report.html), resumes, and takes --shard for `referee merge`. A hand-in that cannot be graded (an answer file \
-made for another variant: check --seed; a loose file that is no answer file) gets a row that says why, with no \
-score.\nExit codes: 0 every part right, 1 some part lost points or a hand-in was not graded, 2 usage error, 3 a \
+report.html), resumes, and takes --shard for `referee merge`. A hand-in is graded against the sheet of the id its \
+answer file's `variant =` lines fit among the roster's (--ids), its name as it is and its safe id. A hand-in that \
+cannot be graded (an answer file made for another variant: check --seed; a loose file that is no answer file) gets \
+a row that says why, with no score.\nExit codes: 0 every part right, 1 some part lost points or a hand-in was not \
+graded, 2 usage error, 3 a \
 file could not be written, 130 interrupted (a class run resumes).")]
 #[command(group(clap::ArgGroup::new("what").required(true).args(["dir", "submissions"])))]
 pub struct ExerciseGradeArgs {
@@ -76,6 +78,14 @@ pub struct ExerciseGradeArgs {
     /// With --dir: the student's id (default: from the hand-in's name, as for a class).
     #[arg(long, requires = "dir")]
     pub id: Option<String>,
+    /// The roster the sheets were made for (as given to make: a file, or ids separated by commas): a hand-in
+    /// named as make named its folder (`bob_smith` for `bob smith`) is graded against that id's sheet. Without it
+    /// an id is the hand-in's name as it is.
+    #[arg(long, value_name = "ROSTER|ID,ID,...", conflicts_with = "id")]
+    pub ids: Option<String>,
+    /// The roster's column that holds the ids (as for make).
+    #[arg(long, value_name = "NAME", requires = "ids")]
+    pub id_column: Option<String>,
     /// A class: one folder, zip or answer .txt file per student.
     #[arg(long)]
     pub submissions: Option<PathBuf>,
@@ -103,8 +113,8 @@ pub struct ExerciseGradeArgs {
 /// `referee exercise check`.
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Checks that every part of every problem has exactly one answer, written so it can be read \
-(numbers, labels, sets, windows, lists as the template says). Whether a label names a node of your tree is checked \
-when graded.\nExit codes: 0 every part present and readable, 1 something to fix (listed), 2 the file cannot be \
+(numbers, labels, sets, windows, lists as the template says), read exactly as grading reads it: each readable \
+answer is printed as it will be graded. Whether a label names a node of your tree is checked when graded.\nExit codes: 0 every part present and readable, 1 something to fix (listed), 2 the file cannot be \
 read.")]
 pub struct ExerciseCheckArgs {
     /// The problems on your sheet (the template's first lines name them).

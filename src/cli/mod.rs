@@ -307,8 +307,8 @@ pub struct ClassArgs {
 #[command(after_help = "Rubric (the course's): beating builtin:random earns half the points; beating builtin:simple \
 in either seat earns all of them. Each opponent is played in both seats for every --stones value; an agent beats an \
 opponent when it wins at least one game against it for every stones value.\nExit codes: 0 graded, 2 bad \
-arguments, 3 a grader error (no JDK; also a --solution without full marks), 5 every student (at least 3) lost a \
-rubric item the same way: a suspected grader problem, named above the summary, 130 interrupted (a re-run resumes, \
+arguments, 3 a grader error (no JDK; also a --solution without full marks), 5 most students (a strict majority, at least \
+3) lost a rubric item the same way: a suspected grader problem, named above the summary, 130 interrupted (a re-run resumes, \
 with the seed kept in --out).")]
 pub struct MancalaGradeArgs {
     /// The class and where its results go.
@@ -378,8 +378,9 @@ pub enum ColorChoice {
 /// `referee grade`.
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Exit codes: 0 every case passed, 1 some case did not pass, 2 usage or suite error, \
-3 harness error (never the student's fault; also a --solution without full marks), 5 every hand-in of a class \
-(at least 3) failed a case the same way: a suspected grader problem, named above the summary, 130 interrupted (a \
+3 harness error (never the student's fault; also a --solution without full marks), 5 most hand-ins of a class \
+(a strict majority, at least 3) failed a case the same way, or most print the other Take-Stones edition's output: a \
+suspected grader problem, named above the summary with what to check (the grades are not final), 130 interrupted (a \
 class run resumes where it stopped).")]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct GradeArgs {

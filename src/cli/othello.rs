@@ -66,7 +66,7 @@ the module defines in a checkable form (a missing function earns nothing).\n\
 Games are seeded from --seed (kept in --out, so a re-run replays them and resumes), the round and the seat: every \
 round is another game.\n\
 Exit codes: 0 graded, 2 bad arguments, 3 a grader error (no python3; also a --solution without full marks), 5 \
-every student (at least 3) failed a case the same way: a suspected grader problem, named above the summary, 130 \
+most students (a strict majority, at least 3) failed a case the same way: a suspected grader problem, named above the summary, 130 \
 interrupted (a re-run resumes).")]
 pub struct OthelloGradeArgs {
     /// The class and where its results go.

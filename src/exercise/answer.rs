@@ -154,11 +154,7 @@ pub fn parse(form: Form, text: &str) -> Result<Answer, String> {
             if is_none(text) {
                 return Ok(Answer::Steps(Vec::new()));
             }
-            let mut steps = Vec::new();
-            for (i, part) in text.split([';', '\n']).map(str::trim).filter(|p| !p.is_empty()).enumerate() {
-                steps.push(step(part).map_err(|e| format!("step {}: {e}", i + 1))?);
-            }
-            Ok(Answer::Steps(steps))
+            steps(text).map(Answer::Steps)
         }
     }
 }
@@ -284,24 +280,52 @@ fn domains(text: &str) -> Result<Vec<(String, Vec<i64>)>, String> {
     Ok(out)
 }
 
-/// `A-C-B-D-E 17`, `<A,C,B,D,E> (17)`, `ACBDE: 17`.
-fn step(text: &str) -> Result<Step, String> {
-    let t = text.trim();
-    let split = t
-        .rfind(|c: char| c.is_whitespace() || c == ':' || c == '=' || c == '(')
-        .ok_or_else(|| format!("'{t}' is not a tour followed by its length"))?;
-    let (tour, length) = t.split_at(split);
-    let length = value(length.trim_start_matches([':', '=', '(']).trim_end_matches(')'))?;
-    let tour = tour.trim().trim_end_matches([':', '=', ',']).trim().trim_start_matches('<').trim_end_matches('>');
-    let labels: Vec<String> = if tour.contains(['-', ',', ' ']) {
-        tour.split(['-', ',', ' ']).filter(|s| !s.is_empty()).map(label).collect::<Result<_, _>>()?
-    } else {
-        tour.chars().map(|c| label(&c.to_string())).collect::<Result<_, _>>()?
-    };
-    if labels.is_empty() {
-        return Err(format!("'{t}' has no tour before its length"));
+/// The characters that only separate the words of a climb.
+fn separates(c: char) -> bool {
+    c.is_whitespace() || ",;:=-<>()[]{}".contains(c)
+}
+
+/// A climb: tours, each its locations followed by its length, however they are separated: `A-C-B-D-E 17;
+/// A-B-C-D-E 15`, the same with commas or line breaks between the steps, `<A,C,B,D,E> (17)`, `ACBDE: 17`. A word
+/// that starts with a letter is a location, one that starts with a digit a length (so `A-B-C 7, B-A-C 5` is two
+/// steps, never a tour through a location `7`); a tour written as one word (`ACB`) is a location per letter.
+fn steps(text: &str) -> Result<Vec<Step>, String> {
+    let mut out: Vec<Step> = Vec::new();
+    let mut tour: Vec<String> = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let start = i;
+        if c.is_alphabetic() || c == '_' {
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            tour.push(chars[start..i].iter().collect());
+        } else if c.is_ascii_digit() {
+            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '/' || chars[i] == '.') {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let step = out.len() + 1;
+            let length = value(word.trim_end_matches('.')).map_err(|e| format!("step {step}: {e}"))?;
+            let labels = match tour.as_slice() {
+                [] => return Err(format!("step {step}: the length {word} has no tour before it")),
+                [one] if one.chars().count() > 1 => one.chars().map(String::from).collect(),
+                _ => std::mem::take(&mut tour),
+            };
+            tour.clear();
+            out.push((labels, length));
+        } else if separates(c) {
+            i += 1;
+        } else {
+            return Err(format!("step {}: '{c}' cannot stand in a climb", out.len() + 1));
+        }
     }
-    Ok((labels, length))
+    if !tour.is_empty() {
+        return Err(format!("step {}: '{}' is not a tour followed by its length", out.len() + 1, tour.join("-")));
+    }
+    Ok(out)
 }
 
 /// The names an answer's labels are matched against: `keys` (a map's keys, a set's or a label's choices) and
@@ -400,6 +424,9 @@ mod tests {
         assert_eq!(parse(Form::Window, "[3; \u{221e}]").unwrap().show(), "(3, +inf)");
         assert_eq!(parse(Form::LabelSet, "{d e  k}").unwrap().show(), "d, e, k");
         assert_eq!(parse(Form::Steps, "<A,C,B> (7); ACB: 7").unwrap().show(), "A-C-B 7; A-C-B 7");
+        for climb in ["A-C-B 7, C-A-B 5", "A-C-B 7\nC-A-B 5", "A,C,B,7,C,A,B,5", "ACB 7 CAB 5", "A-C-B 7; C-A-B 5."] {
+            assert_eq!(parse(Form::Steps, climb).unwrap().show(), "A-C-B 7; C-A-B 5", "{climb:?}");
+        }
         assert_eq!(parse(Form::DomainMap, "B: {3 1}, C={}").unwrap().show(), "B = {1, 3}; C = {}");
     }
 
@@ -417,6 +444,8 @@ mod tests {
             (Form::DomainMap, "B = 1, 2", "no {values}"),
             (Form::DomainMap, "B = {1, x}", "not an integer"),
             (Form::Steps, "A-B-C", "not a tour followed by its length"),
+            (Form::Steps, "A-B-C 5, 7", "has no tour before it"),
+            (Form::Steps, "A-B-C 5 ! B-A-C 4", "cannot stand in a climb"),
         ] {
             let e = parse(form, text).unwrap_err();
             assert!(e.contains(why), "{form:?} {text:?}: {e}");

@@ -117,8 +117,34 @@ fn strip_comment(line: &str) -> &str {
     }
 }
 
-/// Reads `text`, naming places as `name line N`.
+/// The text of an answer file's bytes, as every reader of answer files (`exercise grade`, `exercise check`,
+/// hand-in discovery) takes it: a UTF-8 byte order mark dropped, UTF-16 with a byte order mark (Notepad's
+/// "Unicode") decoded, other bytes that are not UTF-8 replaced, and Windows (`\r\n`) and old Mac (`\r`) line ends
+/// made `\n`.
+pub fn decode(bytes: &[u8]) -> String {
+    let utf16 = |big: bool| {
+        let units = bytes[2..].chunks(2).map(|c| {
+            let pair = [c[0], c.get(1).copied().unwrap_or(0)];
+            if big {
+                u16::from_be_bytes(pair)
+            } else {
+                u16::from_le_bytes(pair)
+            }
+        });
+        char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect::<String>()
+    };
+    let text = match bytes {
+        [0xFF, 0xFE, ..] => utf16(false),
+        [0xFE, 0xFF, ..] => utf16(true),
+        _ => String::from_utf8_lossy(bytes).into_owned(),
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// Reads `text`, naming places as `name line N` (a leading byte order mark is no part of the first line).
 pub fn parse(name: &str, text: &str) -> AnswerFile {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut file = AnswerFile::default();
     let mut current: Option<Kind> = None;
     // Under a section of an unknown name, whose header is already reported.

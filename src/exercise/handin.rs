@@ -69,7 +69,7 @@ fn walk(top: &Path, found: &mut Found) -> std::io::Result<()> {
             let small = entry.metadata().is_ok_and(|m| m.len() <= MAX_BYTES);
             if texty(&name) && small {
                 let bytes = fs::read(entry.path())?;
-                found.texts.push((relative, String::from_utf8_lossy(&bytes).into_owned()));
+                found.texts.push((relative, file::decode(&bytes)));
             } else {
                 found.others.push(relative);
             }
@@ -105,7 +105,7 @@ fn unzip(path: &Path, found: &mut Found) -> Result<(), String> {
             found.others.push(name);
             continue;
         }
-        found.texts.push((name, String::from_utf8_lossy(&bytes).into_owned()));
+        found.texts.push((name, file::decode(&bytes)));
     }
     Ok(())
 }
@@ -131,7 +131,7 @@ pub fn answers(path: &Path) -> Result<AnswerFile, String> {
             return Err(format!("no answer file: {name} is larger than 1 MiB"));
         }
         let bytes = fs::read(path).map_err(|e| format!("the hand-in cannot be read: {e}"))?;
-        found.texts.push((name.clone(), String::from_utf8_lossy(&bytes).into_owned()));
+        found.texts.push((name.clone(), file::decode(&bytes)));
     }
     let mut merged = AnswerFile::default();
     let mut used = 0;
@@ -209,7 +209,7 @@ pub fn discover_class(dir: &Path, skip: &[&Path]) -> Result<(Vec<Entry>, Vec<Str
             .ok()
             .filter(|m| m.is_file() && m.len() <= MAX_BYTES)
             .and_then(|_| fs::read(&path).ok())
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .map(|b| file::decode(&b))
             .unwrap_or_default();
         let id = safe_id(&student_id(stem));
         if holds_sections(&text) {

@@ -12,7 +12,8 @@
 //! - [`answer`]: how an answer is written and read; [`file`]: the answer file (the template students fill in).
 //! - [`grade`]: an answer file against its variants, part by part, into the harness's result model.
 //! - [`sheet`]: the student's sheet (Markdown, and HTML with inline SVG); [`key`]: the class key for the TA.
-//! - [`roster`]: the ids `make` is given; [`handin`]: the answer files a class folder holds.
+//! - [`roster`]: the ids `make` is given; [`handin`]: the answer files a class folder holds; [`owner`]: which of
+//!   those ids a hand-in answers.
 
 pub mod alphabeta;
 pub mod answer;
@@ -26,6 +27,7 @@ pub mod key;
 pub mod mark;
 pub mod mdp;
 pub mod misconception;
+pub mod owner;
 pub mod part;
 pub mod roster;
 pub mod seed;

@@ -180,6 +180,15 @@ impl Prepared {
 /// # Errors
 /// [`PrepareError::Build`] when the student's code is at fault, [`PrepareError::Setup`] otherwise.
 pub fn prepare(spec: &AgentSpec, setup: &Setup) -> Result<Prepared, PrepareError> {
+    // A student's code is copied and run from folders under the work folder: paths relative to the TA's current
+    // folder (a bare `ab2101_ai.py`, a relative --submissions or --work) would name nothing from there.
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let setup = &Setup { work: absolute(&setup.work), ..setup.clone() };
+    let spec = &match spec {
+        AgentSpec::Java(path) => AgentSpec::Java(absolute(path)),
+        AgentSpec::Python(path) => AgentSpec::Python(absolute(path)),
+        other => other.clone(),
+    };
     let label = spec.label();
     let env = Vec::new();
     let game = setup.game.clone();

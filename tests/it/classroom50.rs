@@ -13,7 +13,7 @@ use crate::grade::{fixture, grade_json, python};
 use crate::variants::python_wrong;
 
 /// The variables Classroom 50's runner sets for an autograder.
-const RUNNER_ENV: [(&str, &str); 7] = [
+pub const RUNNER_ENV: [(&str, &str); 7] = [
     ("CLASSROOM", "cs540"),
     ("ASSIGNMENT", "takestones"),
     ("OWNER", "alice"),
@@ -213,8 +213,10 @@ fn a_grader_fault_is_the_only_nonzero_exit() {
     for (k, v) in RUNNER_ENV {
         cmd.env(k, v);
     }
+    // A missing interpreter is the TA's mistake, refused before anything runs (issue 33, item 4).
     let out = cmd.output().unwrap();
-    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
-    // Issue 33, item 2: the grader's failure writes nothing final: no result.json (main wrote one with a 0).
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--cmd: '/nonexistent/java' does not exist"));
+    // Issue 33, item 2: nothing final is written (main wrote a result.json with a 0).
     assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
 }

@@ -203,13 +203,17 @@ fn usage_and_suite_errors_exit_2_with_one_line() {
     }
 }
 
+/// A missing interpreter is the TA's mistake: refused before anything runs (issue 33, item 4), never a student's
+/// result.
 #[test]
-fn a_missing_interpreter_is_a_harness_error_not_the_students() {
+fn a_missing_interpreter_is_refused_not_the_students() {
     let empty = tempfile::tempdir().unwrap();
     let dir = empty.path().to_str().unwrap();
-    let (code, report) =
-        grade_json(&["--suite", "builtin:takestones-stats-2019", "--dir", dir, "--cmd", "/nonexistent/java {args}"]);
-    assert_eq!((code, statuses(&report.submissions[0])), (3, vec![Status::HarnessError; 3]));
+    let out = grade(&["--suite", "builtin:takestones-stats-2019", "--dir", dir, "--cmd", "/nonexistent/java {args}"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), stderr.lines().count()), (Some(2), 1), "{stderr}");
+    assert!(stderr.contains("--cmd: '/nonexistent/java' does not exist"), "{stderr}");
+    assert!(out.stdout.is_empty());
 }
 
 /// The class of `variants::CLASS` in a temp folder, some hand-ins zipped the way students upload them.

@@ -260,10 +260,11 @@ fn a_python_bundle_ships_its_suite_folder_and_reports_a_grader_failure_as_such()
     install(&zip, root.path());
     let path = root.path().join("source/config.json");
     fs::write(&path, fs::read_to_string(&path).unwrap().replace(&python(), "/nonexistent/python3")).unwrap();
-    // Issue 33, item 2: no results.json, so Gradescope records no score (main wrote "score": 0.0); exit 3.
+    // Refused before anything runs (issue 33, item 4): the TA's command, never the student's fault; and (item 2)
+    // no results.json, so Gradescope records no score (main wrote "score": 0.0); exit 3.
     let (code, said) = run_autograder_unscored(root.path());
     assert_eq!(code, Some(3), "{said}");
-    assert!(said.contains("harness error") && said.contains("not a fault in the submission"), "{said}");
+    assert!(said.contains("/nonexistent/python3") && said.contains("not a fault in the submission"), "{said}");
     // A grader that cannot even start leaves none either.
     fs::remove_file(root.path().join("source/referee")).unwrap();
     let (code, said) = run_autograder_unscored(root.path());

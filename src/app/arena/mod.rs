@@ -122,8 +122,10 @@ impl Arena {
         let clock = clock(options)?;
         let (work, keep) = match &options.work {
             Some(dir) => {
-                std::fs::create_dir_all(dir).map_err(|e| format!("--work {}: {e}", dir.display()))?;
-                (dir.clone(), None)
+                // Agents run in folders under it: a relative --work would name nothing from there.
+                let dir = crate::app::reach::absolute(dir);
+                std::fs::create_dir_all(&dir).map_err(|e| format!("--work {}: {e}", dir.display()))?;
+                (dir, None)
             }
             None => {
                 // Also removes the work folders of earlier referees that were killed.
@@ -134,6 +136,8 @@ impl Arena {
         };
         crate::harness::grade::class::make_traversable(&work).map_err(|e| format!("{}: {e}", work.display()))?;
         let sandbox = crate::app::sandbox::untrusted(&options.sandbox, options.run_as_self)?;
+        let java = crate::app::reach::arena_program("--java", &options.java, &sandbox)?;
+        let javac = crate::app::reach::arena_program("--javac", &options.javac, &sandbox)?;
         // Agents live for a whole game: the wall clock is the referee's, the CPU limit only a backstop for an
         // agent left behind (a game of 200 moves at the limit, plus restarts).
         let game_seconds = (clock.per_move + clock.tolerance).as_secs().max(1) * 200 + clock.startup.as_secs();
@@ -143,7 +147,7 @@ impl Arena {
             work,
             sandbox,
             limits,
-            java: JavaTools { java: options.java.clone().into(), javac: options.javac.clone().into() },
+            java: JavaTools { java: java.into(), javac: javac.into() },
             python: "python3".into(),
             seed,
             builtin_args: Vec::new(),

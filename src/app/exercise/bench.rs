@@ -80,6 +80,8 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         points: None,
         dir: None,
         id: None,
+        ids: None,
+        id_column: None,
         submissions: Some(class),
         out: Some(tmp.path().join("results")),
         fresh: true,

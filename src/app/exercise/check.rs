@@ -1,6 +1,7 @@
 //! `referee exercise check`: a student's pre-submission check of an answer file's form. It knows the kinds but
 //! not the seed, so it cannot know, and never says, whether an answer is right: only that every part is there
-//! once and reads as the form it asks for.
+//! once and reads as the form it asks for. It reads the file as `exercise grade` does (the same decoding, the same
+//! file reader, the same answer parser) and prints, for every readable part, the answer as grading reads it.
 
 use std::io::Write;
 
@@ -21,7 +22,7 @@ pub fn run(args: &ExerciseCheckArgs, out: &mut dyn Write, err: &mut dyn Write) -
             std::fs::read(path)
         }
     }) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Ok(bytes) => file::decode(&bytes),
         Err(e) => {
             let _ = writeln!(err, "referee exercise check: {name}: {e}");
             return exit::USAGE;
@@ -30,6 +31,7 @@ pub fn run(args: &ExerciseCheckArgs, out: &mut dyn Write, err: &mut dyn Write) -
     let shown = path.file_name().map_or(name.clone(), |n| n.to_string_lossy().into_owned());
     let answers = file::parse(&shown, &text);
     let mut problems: Vec<String> = answers.problems.clone();
+    let mut readings: Vec<String> = Vec::new();
     let mut ready = 0;
     let mut total = 0;
     for kind in kinds(&args.kind) {
@@ -56,7 +58,10 @@ pub fn run(args: &ExerciseCheckArgs, out: &mut dyn Write, err: &mut dyn Write) -
                 [] => problems.push(format!("{what}: missing (add a '{} =' line)", spec.key)),
                 [one] if one.value.trim().is_empty() => problems.push(format!("{what} ({}): blank", one.at)),
                 [one] => match parse(spec.form, &one.value) {
-                    Ok(_) => ready += 1,
+                    Ok(answer) => {
+                        ready += 1;
+                        readings.push(format!("{what} ({}): reads as {}", one.at, answer.show()));
+                    }
                     Err(why) => problems.push(format!(
                         "{what} ({}): cannot be read: {why}; write {}",
                         one.at,
@@ -74,8 +79,8 @@ pub fn run(args: &ExerciseCheckArgs, out: &mut dyn Write, err: &mut dyn Write) -
             }
         }
     }
-    for p in &problems {
-        let _ = writeln!(out, "{p}");
+    for line in readings.iter().chain(&problems) {
+        let _ = writeln!(out, "{line}");
     }
     let _ = writeln!(
         out,

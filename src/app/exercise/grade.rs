@@ -15,7 +15,7 @@ use crate::app::progress::Progress;
 use crate::app::shard::{self, Manifest, Shard};
 use crate::cli::{exit, ColorChoice, ExerciseGradeArgs};
 use crate::exercise::grade::{foreign_variant, grade, total_points, unanswered, PROBLEM_POINTS};
-use crate::exercise::{handin, variant, Kind, Variant, GENERATOR_VERSION};
+use crate::exercise::{handin, owner, roster, Kind, GENERATOR_VERSION};
 use crate::harness::grade::class::{Entry, Store};
 use crate::harness::grade::for_each_parallel;
 use crate::harness::grade::resume::plan;
@@ -38,16 +38,20 @@ struct Settings {
     fingerprint: String,
     /// No progress on stderr.
     quiet: bool,
+    /// The roster `--ids` names (empty without it).
+    roster: Vec<String>,
 }
 
 impl Settings {
-    /// Grades the hand-in of `entry`; `handin` is its fingerprint (empty for one hand-in). Not graded (no score,
-    /// the reason kept): an answer file made for another variant, and a loose file in the class folder that is no
-    /// answer file (empty, unreadable, too large, or without a section). A folder or zip without an answer file
-    /// is the student's: a 0, with what it holds.
-    fn grade(&self, entry: &Entry, handin: &str) -> SubmissionResult {
-        let variants: Vec<Variant> = self.kinds.iter().map(|&k| variant(self.seed, &entry.id, k)).collect();
-        let (build, cases, not_graded) = match handin::answers(&entry.path) {
+    /// Grades the hand-in of `entry` against the sheet of the first of `ids` its answer file fits (see
+    /// [`owner`]); `handin` is its fingerprint (empty for one hand-in). Not graded (no score, the reason kept): an
+    /// answer file made for another variant, and a loose file in the class folder that is no answer file (empty,
+    /// unreadable, too large, or without a section). A folder or zip without an answer file is the student's: a
+    /// 0, with what it holds.
+    fn grade(&self, entry: &Entry, handin: &str, ids: &[String]) -> SubmissionResult {
+        let read = handin::answers(&entry.path);
+        let (_, variants) = owner::choose(self.seed, &self.kinds, ids, read.as_ref().ok());
+        let (build, cases, not_graded) = match read {
             Ok(file) => match foreign_variant(&variants, &file) {
                 Some(why) => (None, Vec::new(), Some(why)),
                 None => (None, grade(&variants, &file, self.points), None),
@@ -98,9 +102,25 @@ fn run_with(args: &ExerciseGradeArgs, quiet: bool, out: &mut dyn Write, err: &mu
     }
     let kinds = kinds(&args.kind);
     let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+    let roster = match &args.ids {
+        Some(ids) => match roster::read(ids, args.id_column.as_deref()) {
+            Ok(ids) => ids,
+            Err(e) => {
+                let _ = writeln!(err, "referee exercise grade: {e}");
+                return exit::USAGE;
+            }
+        },
+        None => Vec::new(),
+    };
     let fingerprint =
         format!("exercise seed={} kinds={} generator={GENERATOR_VERSION} points={points}", args.seed, names.join(","));
-    let settings = Settings { seed: args.seed, kinds, points: Points::from_f64(points), fingerprint, quiet };
+    // A roster changes whose sheet a hand-in may be graded against: results stored without it are graded again.
+    let fingerprint = if roster.is_empty() {
+        fingerprint
+    } else {
+        format!("{fingerprint} roster={}", &crate::harness::grade::ids::hex_digest(&roster.join("\n"))[..12])
+    };
+    let settings = Settings { seed: args.seed, kinds, points: Points::from_f64(points), fingerprint, quiet, roster };
     match (&args.submissions, &args.dir) {
         (Some(dir), _) => class(args, &settings, dir, out, err),
         (None, Some(path)) => one(args, &settings, path, out, err),
@@ -117,8 +137,13 @@ fn one(args: &ExerciseGradeArgs, settings: &Settings, path: &Path, out: &mut dyn
         return exit::USAGE;
     }
     let id = args.id.clone().unwrap_or_else(|| handin::id_of(path));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let result = settings.grade(&Entry { id, name, path: path.to_path_buf() }, "");
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let name = absolute.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let ids = match &args.id {
+        Some(given) => vec![given.clone()],
+        None => owner::candidates(&name, &id, &settings.roster),
+    };
+    let result = settings.grade(&Entry { id, name, path: path.to_path_buf() }, "", &ids);
     let code = verdict(std::slice::from_ref(&result));
     let report = RunReport { schema: SCHEMA_VERSION, suite: SUITE.into(), submissions: vec![result] };
     let color = match args.color {
@@ -198,7 +223,8 @@ fn class(args: &ExerciseGradeArgs, settings: &Settings, dir: &Path, out: &mut dy
                 return None;
             }
             progress.start(&todo.entry.id);
-            Some(settings.grade(todo.entry, &todo.handin))
+            let ids = owner::candidates(&todo.entry.name, &todo.entry.id, &settings.roster);
+            Some(settings.grade(todo.entry, &todo.handin, &ids))
         },
         |_, graded| {
             let Some(result) = graded else { return };

@@ -43,7 +43,7 @@ pub fn arena(options: &OthelloOptions, arena: &ArenaOptions) -> Result<(OthelloC
     let (game, rules) = game(options)?;
     let seed = crate::app::seed_or_now(arena.seed);
     let mut built = Arena::new(arena, seed, "othello")?;
-    built.setup.python = options.python.clone().into();
+    built.setup.python = crate::app::reach::arena_program("--python", &options.python, &built.setup.sandbox)?.into();
     let rules_word = match rules {
         Rules::Framework => "framework",
         Rules::Standard => "standard",

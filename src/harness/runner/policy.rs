@@ -238,6 +238,28 @@ pub fn resolve_program(program: &std::ffi::OsStr, sandbox: &Sandbox) -> Result<s
     }
 }
 
+/// A program the TA names by a path (`/opt/py/bin/python3`, `venv/bin/python3`), checked before anything runs:
+/// made absolute against the current folder (runs start in folders of their own, where a relative path names
+/// nothing), and refused when it is not a file or, with a sandbox user, when that user cannot reach it (a folder on
+/// the way closed to others, as `/root` is): every run would fail alike, and be taken for the students' failure.
+///
+/// # Errors
+/// One line naming the program and what is wrong with it.
+pub fn path_program(text: &str, sandbox: &Sandbox) -> Result<PathBuf, String> {
+    let path = std::path::absolute(text).map_err(|e| format!("'{text}': {e}"))?;
+    if !path.is_file() {
+        return Err(format!("'{text}' does not exist (looked for {})", path.display()));
+    }
+    if sandbox.identity.is_some() && !reachable_by_others(&path) {
+        return Err(format!(
+            "'{text}' ({}) cannot be reached by the sandbox user that runs it (a folder on the way, or the file, is \
+             closed to others): install it system-wide, or open its folders to others (chmod o+x)",
+            path.display()
+        ));
+    }
+    Ok(path)
+}
+
 /// As root, when the grader's own `program` (the first on `PATH`) is a Python virtual environment the sandbox user
 /// cannot reach: that environment's folder (runs would get another Python, without its packages).
 pub fn unreachable_venv(program: &std::ffi::OsStr, sandbox: &Sandbox) -> Option<PathBuf> {

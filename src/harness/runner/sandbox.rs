@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 pub use super::lease::{Lease, UID_BASE};
-pub use super::policy::{is_root, resolution_note, resolve_program, Identity, Sandbox, SandboxOptions};
+pub use super::policy::{is_root, path_program, resolution_note, resolve_program, Identity, Sandbox, SandboxOptions};
 use super::Limits;
 
 /// The environment variable that marks a run's processes.
