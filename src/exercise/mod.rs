@@ -26,6 +26,7 @@ pub mod key;
 pub mod mark;
 pub mod mdp;
 pub mod misconception;
+pub mod named;
 pub mod part;
 pub mod roster;
 pub mod seed;

@@ -80,9 +80,9 @@ const OTHERS: [Hypothesis; 10] = [
     },
     Hypothesis {
         component: "evaluation",
-        probe: Probe::PrimeCountsAvailable,
-        sentence: "After a prime last move your evaluation counts the multiples among every stone left; the spec \
-                   counts only the legal moves (the multiples that may be taken next).",
+        probe: Probe::PrimeCountsTaken,
+        sentence: "After a prime last move your evaluation counts the multiples among all the stones, taken ones \
+                   too; the spec counts only the legal moves (the multiples still on the table).",
     },
     Hypothesis {
         component: "evaluation",

@@ -37,8 +37,8 @@ pub enum Probe {
     FirstMoveAnyParity,
     /// No node ever cuts: plain minimax (the bounds are still passed down and raised).
     NoPruning,
-    /// After a prime last move, the multiples are counted among every stone left, not only the legal moves.
-    PrimeCountsAvailable,
+    /// After a prime last move, the multiples are counted among all the stones, taken ones too (`n / p`).
+    PrimeCountsTaken,
     /// After a prime last move, the sign rule is reversed (an odd count scores negative).
     PrimeSignFlipped,
     /// After last move 1, the sign rule is reversed.
@@ -68,7 +68,7 @@ impl Probe {
             Probe::FirstMoveAnyOdd => "first move: every odd stone",
             Probe::FirstMoveAnyParity => "first move: every stone below n/2",
             Probe::NoPruning => "no cut at all (plain minimax)",
-            Probe::PrimeCountsAvailable => "after a prime, multiples counted among all stones left",
+            Probe::PrimeCountsTaken => "after a prime, multiples counted among all stones, taken ones too",
             Probe::PrimeSignFlipped => "after a prime, the sign reversed",
             Probe::LastOneSignFlipped => "after 1, the sign reversed",
             Probe::CompositeSignFlipped => "after a composite, the sign reversed",
@@ -260,8 +260,8 @@ impl<'a> Search<'a> {
         } else if last == 1 {
             flip(probe(Probe::LastOneSignFlipped), signed(legal.count_ones(), a))
         } else if is_prime(last) {
-            let pool = if probe(Probe::PrimeCountsAvailable) { available } else { legal };
-            flip(probe(Probe::PrimeSignFlipped), signed(multiples(pool, last), b))
+            let count = if probe(Probe::PrimeCountsTaken) { self.n / last } else { multiples(legal, last) };
+            flip(probe(Probe::PrimeSignFlipped), signed(count, b))
         } else {
             let p = self.largest_prime_factor(last);
             let mut pool = if self.solver.has(Variant::CompositeLegalOnly) { legal } else { available };
