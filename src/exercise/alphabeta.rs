@@ -164,10 +164,10 @@ fn pose(tree: &Tree, rng: &mut Rng) -> Option<Drawn> {
     let first = counts.iter().position(|&c| c == most)?;
     let firsts = [
         best_first(children.len(), |c| {
-            Some(pruned(&run(tree, Method { strict: true, first: Some(c), ..Method::default() })))
+            Some(unvisited_count(&run(tree, Method { strict: true, first: Some(c), ..Method::default() })))
         }),
         best_first(children.len(), |c| {
-            Some(pruned(&run(tree, Method { reverse: true, first: Some(c), ..Method::default() })))
+            Some(unvisited_count(&run(tree, Method { reverse: true, first: Some(c), ..Method::default() })))
         }),
         best_first(children.len(), |c| pruned_with_first(&flipped, c)),
     ];
@@ -175,15 +175,16 @@ fn pose(tree: &Tree, rng: &mut Rng) -> Option<Drawn> {
 }
 
 /// How many nodes a run leaves unvisited.
-fn pruned(run: &Run) -> usize {
+fn unvisited_count(run: &Run) -> usize {
     run.visited.iter().filter(|v| !**v).count()
 }
 
-/// The root child that, searched first, leaves the most nodes unvisited (`count` per child), when one does.
+/// The root child that, searched first, leaves the most nodes unvisited (`count` per child); of several, the
+/// leftmost, as a student scanning the children in order keeps the first best.
 fn best_first(children: usize, count: impl Fn(usize) -> Option<usize>) -> Option<usize> {
     let counts: Vec<usize> = (0..children).map(count).collect::<Option<_>>()?;
     let most = counts.iter().copied().max()?;
-    (counts.iter().filter(|&&c| c == most).count() == 1).then(|| counts.iter().position(|&c| c == most)).flatten()
+    counts.iter().position(|&c| c == most)
 }
 
 /// A value per inner node (not the root), in label order.
