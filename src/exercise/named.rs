@@ -10,7 +10,7 @@ use super::part::Part;
 
 /// What `method` answers on `part`: its recorded answer, or the right one where it gives the right one (a part
 /// lists only the methods whose answer differs).
-pub fn answer_of<'a>(part: &'a Part, method: Misconception) -> &'a Answer {
+pub fn answer_of(part: &Part, method: Misconception) -> &Answer {
     part.wrong.iter().find(|(m, _)| *m == method).map_or(&part.expected, |(_, w)| w)
 }
 
