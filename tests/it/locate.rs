@@ -46,8 +46,10 @@ fn assert_located(changes: &[Change], source: &str, edition: &str, name: &str, s
     assert!(text.contains("  proof: the reference with "), "a located cause without its proof:\n{text}");
     assert!(!text.contains("no known bug"), "a located cause under \"no known bug\":\n{text}");
     let causes: Vec<&str> = text.lines().filter(|l| l.starts_with("cause: ")).collect();
-    assert_eq!(causes.len(), 1, "{text}");
-    assert!(causes[0].starts_with(&format!("cause: {name} (located): ")), "{text}");
+    // Equivalent changes of the same component may both be proven (after a composite, counting the stone just
+    // taken flips the parity exactly as a reversed sign does): every cause names the component.
+    assert!(!causes.is_empty(), "{text}");
+    assert!(causes.iter().all(|c| c.starts_with(&format!("cause: {name} (located): "))), "{text}");
     for s in says {
         assert!(text.contains(s), "missing {s:?}:\n{text}");
     }
