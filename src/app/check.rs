@@ -210,7 +210,13 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         let _ = writeln!(err, "referee check: cannot run your program: {e}");
         return exit::INTERNAL;
     }
-    let shown = Shown { template: &template, dir: &dir, built: build.is_some(), policy: policy_words(args, &config) };
+    let shown = Shown {
+        template: &template,
+        dir: &dir,
+        built: build.is_some(),
+        policy: policy_words(args, &config),
+        explain: args.explain,
+    };
     print_report(&report, &config, &shown, out);
     if report.divergence.is_some() || report.never_ran.is_some() {
         exit::FAILED
@@ -264,6 +270,8 @@ struct Shown<'a> {
     built: bool,
     /// The policy in words, and what a reading is "accepted by".
     policy: (String, &'static str),
+    /// Whether each proof lists the cases it reproduced (`--explain`).
+    explain: bool,
 }
 
 fn case_args(p: &Position, depth: u32) -> Vec<String> {
@@ -401,21 +409,58 @@ fn print_divergence(d: &Divergence, accept: &[Reading], shown: &Shown<'_>, out: 
     }
     let _ = writeln!(out);
     let label = "diagnosis";
-    // Probing found what no catalogued bug explains: say so, not that nothing is known.
-    let described = if d.located.is_empty() {
-        d.diagnosis.describe(accept)
+    // A component is named only with its proof; without one, what differs and where to look, and no name.
+    let f = &d.findings;
+    let described = if !f.located.is_empty() {
+        "located and proven: the reference changed as each cause below says reproduces your output on every case \
+         the check ran:"
+            .to_string()
+    } else if !f.symptoms.is_empty() || f.look.is_some() {
+        format!(
+            "no single change the tool knows reproduces your output ({} changes and pairs tried on {} cases), so no \
+             part of your program is named; what differs:",
+            f.tried, f.cases
+        )
     } else {
-        "located by probing the program part by part:".to_string()
+        d.diagnosis.describe(accept)
     };
     for (i, line) in described.lines().enumerate() {
         let _ = writeln!(out, "{}{line}", if i == 0 { format!("{label}: ") } else { " ".repeat(label.len() + 2) });
     }
-    for located in &d.located {
+    for located in &f.located {
         let command = reproduce(shown, &(located.position.clone(), located.depth));
         let _ = writeln!(out, "cause: {}", located.cause.headline());
         for line in located.cause.evidence.iter().chain([&format!("reproduce: {command}")]) {
             let _ = writeln!(out, "  {line}");
         }
+        if let Some(proof) = &located.proof {
+            let others = proof.cases.len().saturating_sub(1);
+            let _ = writeln!(
+                out,
+                "  proof: the reference with {} reproduces your output on all {} cases run (the shrunk case and \
+                 {others} others; {} of them differ from the spec){}",
+                proof.changes.join(" and "),
+                proof.cases.len(),
+                proof.differing,
+                if shown.explain { "" } else { "; --explain lists them" }
+            );
+            if shown.explain {
+                let _ = writeln!(out, "  changed: {}", proof.changes.join("; "));
+                for (p, depth) in &proof.cases {
+                    let _ = writeln!(out, "    reproduced: {}", case_args(p, *depth).join(" "));
+                }
+            }
+        }
+    }
+    for symptom in &f.symptoms {
+        let _ = writeln!(out, "symptom: {}", symptom.cause.sentence);
+        let command = reproduce(shown, &(symptom.position.clone(), symptom.depth));
+        for line in symptom.cause.evidence.iter().chain([&format!("reproduce: {command}")]) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    if let Some(look) = &f.look {
+        let _ = writeln!(out, "look: {look}");
     }
 }
 

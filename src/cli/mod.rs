@@ -554,6 +554,10 @@ pub struct CheckArgs {
     /// 600000).
     #[arg(long)]
     pub run_as_self: bool,
+    /// takestones: with each located cause, print its proof case by case: the changed component and every case
+    /// the changed reference reproduced.
+    #[arg(long)]
+    pub explain: bool,
     /// The sandbox policy.
     #[command(flatten)]
     pub sandbox: SandboxArgs,

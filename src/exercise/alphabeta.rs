@@ -121,8 +121,8 @@ fn pose(tree: &Tree, rng: &mut Rng) -> Option<Drawn> {
     if pruned.len() < 2 {
         return None;
     }
-    let strict = run(tree, Method { strict: true, reverse: false });
-    let reverse = run(tree, Method { strict: false, reverse: true });
+    let strict = run(tree, Method { strict: true, ..Method::default() });
+    let reverse = run(tree, Method { reverse: true, ..Method::default() });
     let flipped = swapped(tree);
     let swap = key(&flipped)?;
     let sets = [
@@ -162,7 +162,29 @@ fn pose(tree: &Tree, rng: &mut Rng) -> Option<Drawn> {
         return None;
     }
     let first = counts.iter().position(|&c| c == most)?;
-    Some(assemble(tree, &right, Wrongs { strict, reverse, swapped: (flipped, swap) }, asked, first, &inner))
+    let firsts = [
+        best_first(children.len(), |c| {
+            Some(unvisited_count(&run(tree, Method { strict: true, first: Some(c), ..Method::default() })))
+        }),
+        best_first(children.len(), |c| {
+            Some(unvisited_count(&run(tree, Method { reverse: true, first: Some(c), ..Method::default() })))
+        }),
+        best_first(children.len(), |c| pruned_with_first(&flipped, c)),
+    ];
+    Some(assemble(tree, &right, Wrongs { strict, reverse, swapped: (flipped, swap), firsts }, asked, first, &inner))
+}
+
+/// How many nodes a run leaves unvisited.
+fn unvisited_count(run: &Run) -> usize {
+    run.visited.iter().filter(|v| !**v).count()
+}
+
+/// The root child that, searched first, leaves the most nodes unvisited (`count` per child); of several, the
+/// leftmost, as a student scanning the children in order keeps the first best.
+fn best_first(children: usize, count: impl Fn(usize) -> Option<usize>) -> Option<usize> {
+    let counts: Vec<usize> = (0..children).map(count).collect::<Option<_>>()?;
+    let most = counts.iter().copied().max()?;
+    counts.iter().position(|&c| c == most)
 }
 
 /// A value per inner node (not the root), in label order.
@@ -181,6 +203,8 @@ struct Wrongs {
     strict: Run,
     reverse: Run,
     swapped: (Tree, Key),
+    /// The child each wrong method (strict, right to left, MIN and MAX swapped) would search first.
+    firsts: [Option<usize>; 3],
 }
 
 fn window_of(w: Option<(Exact, Exact)>) -> Option<Answer> {
@@ -256,7 +280,10 @@ fn assemble(tree: &Tree, right: &Key, wrongs: Wrongs, asked: usize, first: usize
             child_vocab,
             "a child of the root",
             Answer::Label(children[first].clone()),
-        ),
+        )
+        .wrong(Misconception::StrictPruning, wrongs.firsts[0].map(|c| Answer::Label(children[c].clone())))
+        .wrong(Misconception::RightToLeft, wrongs.firsts[1].map(|c| Answer::Label(children[c].clone())))
+        .wrong(Misconception::MinMaxSwapped, wrongs.firsts[2].map(|c| Answer::Label(children[c].clone()))),
     ];
     let text = notation(tree);
     let canonical = format!("{text}window at {asked_name}");

@@ -10,7 +10,9 @@
 
 use super::answer::{parse, resolve, Answer};
 use super::file::AnswerFile;
-use super::mark::{mark, shows};
+use super::mark::{gives, mark};
+use super::misconception::Misconception;
+use super::named::{answer_of, proven};
 use super::part::Part;
 use super::Variant;
 use crate::harness::model::{Captured, CaseResult, FirstDifference, Points, Status};
@@ -97,7 +99,10 @@ pub fn grade(variants: &[Variant], file: &AnswerFile, points: Points) -> Vec<Cas
                     case.detail = detail;
                     case
                 }
-                Some(section) => answer(variant, part, section, points),
+                Some(section) => {
+                    let given: Vec<Option<Answer>> = variant.parts.iter().map(|p| read(p, section)).collect();
+                    answer(variant, part, section, points, &proven(&variant.parts, &given))
+                }
             };
             cases.push(case);
         }
@@ -105,8 +110,25 @@ pub fn grade(variants: &[Variant], file: &AnswerFile, points: Points) -> Vec<Cas
     cases
 }
 
-/// The case of one part of a section.
-fn answer(variant: &Variant, part: &Part, section: &super::file::Section, points: Points) -> CaseResult {
+/// The student's answer to `part`, when there is exactly one and it reads.
+fn read(part: &Part, section: &super::file::Section) -> Option<Answer> {
+    match section.answers(part.spec.key).as_slice() {
+        [one] if !one.value.trim().is_empty() => {
+            parse(part.spec.form, &one.value).and_then(|a| resolve(a, &part.vocabulary, part.what)).ok()
+        }
+        _ => None,
+    }
+}
+
+/// The case of one part of a section; `named` are the wrong methods the student's answers to the whole variant
+/// prove ([`proven`]).
+fn answer(
+    variant: &Variant,
+    part: &Part,
+    section: &super::file::Section,
+    points: Points,
+    named: &[Misconception],
+) -> CaseResult {
     let kind = variant.kind.name();
     let key = part.spec.key;
     let expected = format!("expected {}", part.spec.form.example());
@@ -167,14 +189,15 @@ fn answer(variant: &Variant, part: &Part, section: &super::file::Section, points
     case.detail = format!("{right}{notes}");
     case.difference =
         Some(FirstDifference { line: 1, expected: Some(part.expected.show()), actual: Some(given.show()) });
-    case.causes = part
-        .wrong
+    case.causes = named
         .iter()
-        .filter(|(_, w)| shows(&part.expected, w, &given))
+        .map(|&m| (m, answer_of(part, m)))
+        .filter(|(_, w)| gives(w, &given))
         .map(|(m, w)| m.cause(&given.show(), &w.show(), &part.expected.show()))
         .collect();
     if case.causes.len() > 1 {
-        // Each method explains the answer alone; the answer cannot tell which was used, and must not pretend to.
+        // Each method gives every answer of the variant alone; the answers cannot tell which was used, and must not
+        // pretend to.
         case.detail.push_str(&format!(
             "; {} known wrong methods give this same answer, so it does not show which one was used",
             case.causes.len()

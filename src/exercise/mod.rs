@@ -27,6 +27,7 @@ pub mod key;
 pub mod mark;
 pub mod mdp;
 pub mod misconception;
+pub mod named;
 pub mod owner;
 pub mod part;
 pub mod roster;

@@ -66,7 +66,11 @@ fn alphabeta(variant: &Variant, method: Option<Misconception>) -> HashMap<&'stat
     // What the search saw, by the method: the key's own alpha-beta for the right one.
     let seen: wrong_ab::Run = match method {
         Some(StrictPruning) | Some(RightToLeft) => {
-            let how = wrong_ab::Method { strict: method == Some(StrictPruning), reverse: method == Some(RightToLeft) };
+            let how = wrong_ab::Method {
+                strict: method == Some(StrictPruning),
+                reverse: method == Some(RightToLeft),
+                first: None,
+            };
             wrong_ab::run(&tree, how)
         }
         _ => {
@@ -102,20 +106,32 @@ fn alphabeta(variant: &Variant, method: Option<Misconception>) -> HashMap<&'stat
     let asked_text = prompt(variant, "window").split("at node ").nth(1).unwrap().split(' ').next().unwrap();
     let asked = ex_tree::find(&tree, asked_text).unwrap();
     let (a, b) = window[asked].unwrap_or((Exact::NegInf, Exact::PosInf));
-    // The root child that, searched first, leaves the most nodes unvisited (the right method only).
-    let first = (0..children.len())
-        .max_by_key(|&c| {
-            let game = TreeGame::with_order(&given, |id, k| {
-                let mut order: Vec<usize> = (0..k).collect();
-                if id == root {
-                    order.retain(|&x| x != c);
-                    order.insert(0, c);
-                }
-                order
-            });
-            (trace::trace(&game).unwrap().visited.iter().filter(|v| !**v).count(), usize::MAX - c)
-        })
-        .unwrap();
+    // The root child that, searched first, leaves the most nodes unvisited, by the method too (`first` takes part
+    // in naming a method): the leftmost of several.
+    let unvisited_with = |c: usize| -> usize {
+        match method {
+            Some(StrictPruning) | Some(RightToLeft) => {
+                let how = wrong_ab::Method {
+                    strict: method == Some(StrictPruning),
+                    reverse: method == Some(RightToLeft),
+                    first: Some(c),
+                };
+                wrong_ab::run(&tree, how).visited.iter().filter(|v| !**v).count()
+            }
+            _ => {
+                let game = TreeGame::with_order(&tree, |id, k| {
+                    let mut order: Vec<usize> = (0..k).collect();
+                    if id == root {
+                        order.retain(|&x| x != c);
+                        order.insert(0, c);
+                    }
+                    order
+                });
+                trace::trace(&game).unwrap().visited.iter().filter(|v| !**v).count()
+            }
+        }
+    };
+    let first = (0..children.len()).max_by_key(|&c| (unvisited_with(c), usize::MAX - c)).unwrap();
     HashMap::from([
         ("value", num(&solved.values[root])),
         ("values", values.join(", ")),

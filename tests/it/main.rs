@@ -52,6 +52,7 @@ mod othello_reference;
 mod othello_shared;
 mod prairielearn;
 mod properties;
+mod proven;
 mod referee;
 mod referee_grade;
 mod render;

@@ -5,9 +5,10 @@
 
 use super::diagnosis::{diagnose, Diagnosis, Observation};
 use super::generate::{position, Rng, Shape};
-use super::locate::{locate, Located};
+use super::locate::{locate, Findings};
 use super::mutant::MutantSolver;
 pub use super::outcome::{accepted, Failure, Ran};
+use super::proof::Case;
 use super::shrink::shrink;
 use super::variant::Variant;
 use crate::game::takestones::Position;
@@ -65,8 +66,9 @@ pub struct Divergence {
     pub actual: Ran,
     /// Which known variant explains it (explanations the passed cases rule out are dropped).
     pub diagnosis: Diagnosis,
-    /// When no known variant does: the components probing located the difference to.
-    pub located: Vec<Located>,
+    /// When no known variant does: the components a changed reference proves (each with its proof), or the
+    /// symptoms and where to look when nothing is proven.
+    pub findings: Findings,
 }
 
 /// The program failed the same way on every one of the suite's cases: it never got as far as printing an answer.
@@ -268,7 +270,15 @@ fn investigate(
         .and_then(|c| c.into_iter().next())
         .map(|c| c.text)
         .unwrap_or_default();
-    Divergence { found_at, original: (p, d), shrunk: (sp, sd), expected, actual, diagnosis, located: Vec::new() }
+    Divergence {
+        found_at,
+        original: (p, d),
+        shrunk: (sp, sd),
+        expected,
+        actual,
+        diagnosis,
+        findings: Findings::default(),
+    }
 }
 
 /// Passed cases kept to test explanations against (a bug must not predict a difference where there was none).
@@ -331,11 +341,23 @@ fn explain(
     passes: Vec<Observation>,
     submission: &mut impl FnMut(&Position, u32) -> Ran,
 ) -> Divergence {
+    let original = match &ran {
+        Ran::Printed(printed) => {
+            Some(Case { position: planned.position.clone(), depth: planned.depth, printed: printed.clone() })
+        }
+        Ran::Failed(_) => None,
+    };
+    let mut also: Vec<Case> = original.into_iter().collect();
+    also.extend(passes.iter().map(|o| Case {
+        position: o.position.clone(),
+        depth: o.depth,
+        printed: o.printed.clone(),
+    }));
     let mut divergence = investigate(config, planned, ran, submission);
     divergence.diagnosis = verify(config, divergence.diagnosis, passes, submission);
     if divergence.diagnosis == Diagnosis::Unknown {
         let shrunk = (&divergence.shrunk.0, divergence.shrunk.1, &divergence.actual);
-        divergence.located = locate(config.edition, submission, Some(shrunk));
+        divergence.findings = locate(config.edition, submission, Some(shrunk), &also);
     }
     divergence
 }

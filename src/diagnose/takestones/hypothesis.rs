@@ -1,8 +1,9 @@
-//! Parts of the search that change which nodes are visited without changing the game's values: the first-move
-//! rule, the order a node visits its children in, and the cut condition on each side. Each way of writing one of
-//! them ([`Probe`]) is a hypothesis, tested on probe positions where it prints something else than the spec (for a
-//! cut, positions where one pruning decision goes the other way); it is named only when the program prints what
-//! it predicts on every such probe, and on the shrunk case too.
+//! The search-shaped hypotheses: one component of the reference changed in one way ([`Probe`]): the first-move
+//! rule, the order a node visits its children in, pruning at all, the cut condition on each side, the evaluation
+//! class by class, the depth limit, a counter at another place. Each is tried on probe positions where it prints
+//! something else than the spec (for a cut, positions where one pruning decision goes the other way), so that the
+//! program's answers there can prove or refute it. What is run here only gathers evidence: a component is named
+//! as located only when [`super::proof`] finds the changed reference reproducing every case run.
 
 use super::mutant::{MutantSolver, Probe};
 use super::outcome::{Located, Ran};
@@ -19,10 +20,13 @@ const PROBES: usize = 6;
 const AT_LEAST: usize = 2;
 
 /// One way of writing a part, and what to tell the student who wrote it.
-struct Hypothesis {
-    component: &'static str,
-    probe: Probe,
-    sentence: &'static str,
+pub(super) struct Hypothesis {
+    /// The component changed (`child-order`, `evaluation`): the cause's name.
+    pub(super) component: &'static str,
+    /// The change, as the mutant solver makes it.
+    pub(super) probe: Probe,
+    /// What to tell the student.
+    pub(super) sentence: &'static str,
 }
 
 const FIRST_MOVE: [Hypothesis; 3] = [
@@ -66,6 +70,74 @@ const CUTS: [Hypothesis; 2] = [
                    (AIMA Figure 5.7), so where a value equals alpha your search visits more children.",
     },
 ];
+
+const OTHERS: [Hypothesis; 10] = [
+    Hypothesis {
+        component: "pruning",
+        probe: Probe::NoPruning,
+        sentence: "Your search never prunes (plain minimax): every child of every node is visited, so the counts \
+                   are larger than alpha-beta's while the move and the value agree.",
+    },
+    Hypothesis {
+        component: "evaluation",
+        probe: Probe::PrimeCountsTaken,
+        sentence: "After a prime last move your evaluation counts the multiples among all the stones, taken ones \
+                   too; the spec counts only the legal moves (the multiples still on the table).",
+    },
+    Hypothesis {
+        component: "evaluation",
+        probe: Probe::PrimeSignFlipped,
+        sentence: "After a prime last move your evaluation has the sign the wrong way round: the spec scores an odd \
+                   count of multiples 0.7 (to the player to move) and an even count -0.7.",
+    },
+    Hypothesis {
+        component: "evaluation",
+        probe: Probe::LastOneSignFlipped,
+        sentence: "After last move 1 your evaluation has the sign the wrong way round: the spec scores an odd count \
+                   of legal moves 0.5 and an even count -0.5.",
+    },
+    Hypothesis {
+        component: "evaluation",
+        probe: Probe::CompositeSignFlipped,
+        sentence: "After a composite last move your evaluation has the sign the wrong way round: the spec scores an \
+                   odd count of multiples of the largest prime factor 0.6 and an even count -0.6.",
+    },
+    Hypothesis {
+        component: "evaluation",
+        probe: Probe::CompositeFactorDropsLast,
+        sentence: "Your largest prime factor stops at the square root and drops the factor left over (of 6 it gives \
+                   2, not 3), so composite last moves are scored with the wrong factor.",
+    },
+    Hypothesis {
+        component: "evaluation",
+        probe: Probe::CompositeCountsLast,
+        sentence: "After a composite last move your evaluation also counts the stone just taken among the multiples \
+                   of its largest prime factor; the spec counts only the stones still on the table.",
+    },
+    Hypothesis {
+        component: "depth-limit",
+        probe: Probe::DepthLimitPlusOne,
+        sentence: "Your search goes one ply deeper than the depth argument: the spec scores nodes at the depth \
+                   limit as leaves.",
+    },
+    Hypothesis {
+        component: "max-depth",
+        probe: Probe::MaxDepthEndPlusOne,
+        sentence: "Your max depth counts one ply below an end-of-game leaf; the spec counts the depth of the \
+                   deepest node visited.",
+    },
+    Hypothesis {
+        component: "evaluated-count",
+        probe: Probe::EvaluatedLimitOnly,
+        sentence: "Your evaluated count leaves out end-of-game leaves; the spec counts every leaf scored, those \
+                   cut by the depth limit and those where the game is over.",
+    },
+];
+
+/// Every hypothesis, in the order they are tried.
+pub(super) fn catalog() -> impl Iterator<Item = &'static Hypothesis> {
+    FIRST_MOVE.iter().chain(ORDER.iter()).chain(CUTS.iter()).chain(OTHERS.iter())
+}
 
 /// The spec-silent readings a program may follow anywhere (its outputs are compared under each combination).
 const READINGS: [Variant; 3] = [Variant::CompositeLegalOnly, Variant::HalfEven, Variant::NegativeZero];
@@ -133,7 +205,8 @@ fn test(
     positions: &[(Position, u32)],
     shrunk: Option<(&Position, u32, &Ran)>,
     submission: &mut impl FnMut(&Position, u32) -> Ran,
-) -> Option<Located> {
+) -> Vec<Located> {
+    let mut found = Vec::new();
     for h in hypotheses {
         let mut shown: Vec<(Position, u32, String, String)> = Vec::new();
         let mut contradicted = false;
@@ -179,9 +252,9 @@ fn test(
                 "{} probes where this part decides the output: your program prints what it predicts on all of them",
                 shown.len() + 1
             ));
-        return Some(Located { cause, position: p, depth });
+        found.push(Located { cause, position: p, depth, proof: None });
     }
-    None
+    found
 }
 
 /// The first-move rule, probed one ply deep from an empty table.
@@ -190,10 +263,11 @@ pub fn first_move(
     shrunk: Option<(&Position, u32, &Ran)>,
     submission: &mut impl FnMut(&Position, u32) -> Ran,
 ) -> Option<Located> {
-    test(edition, &FIRST_MOVE, &first_positions(), shrunk, submission)
+    test(edition, &FIRST_MOVE, &first_positions(), shrunk, submission).into_iter().next()
 }
 
-/// The order children are visited in, and the cut condition of each side.
+/// The order children are visited in, and the cut condition of each side; then the other hypotheses, run for
+/// their evidence (the proof decides what is named).
 pub fn order_and_cuts(
     edition: Edition,
     shrunk: Option<(&Position, u32, &Ran)>,
@@ -202,7 +276,8 @@ pub fn order_and_cuts(
     let positions = search_positions();
     let mut found: Vec<Located> = Vec::new();
     found.extend(test(edition, &ORDER, &positions, shrunk, submission));
-    found.extend(test(edition, &CUTS, &positions, shrunk, submission));
+    found.extend(test(edition, &CUTS, &positions, shrunk, submission).into_iter().take(1));
+    let _ = test(edition, &OTHERS, &positions, shrunk, submission);
     found
 }
 

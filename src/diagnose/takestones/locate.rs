@@ -14,6 +14,7 @@ use super::hypothesis;
 use super::mutant::MutantSolver;
 pub use super::outcome::Located;
 use super::outcome::{accepted, Ran};
+use super::proof::{prove, Case};
 use super::variant::Variant;
 use std::collections::HashMap;
 
@@ -235,37 +236,151 @@ fn reason(probe: &EvalProbe) -> String {
     }
 }
 
-/// Probes the submission component by component; the causes of what differs (empty when every probe agrees).
-/// `shrunk` is the smallest diverging case and what the program did there: no cause is named that it contradicts.
-/// Each probe position is run once, however many components ask for it.
+/// What probing found: the located causes, each with its proof; or, when no change the tool knows reproduces the
+/// output, the symptoms (what differs) and where to look. A component is never named without its proof.
+#[derive(Clone, Debug, Default)]
+pub struct Findings {
+    /// Causes proven by a changed reference reproducing every case run (each carries its [`Located::proof`]).
+    pub located: Vec<Located>,
+    /// What differs, when nothing is proven: never named as a cause.
+    pub symptoms: Vec<Located>,
+    /// How to look, when nothing is proven (`your search visits 6 nodes where ...`).
+    pub look: Option<String>,
+    /// How many single changes and pairs were tried.
+    pub tried: usize,
+    /// How many cases each was tried on.
+    pub cases: usize,
+}
+
+/// Probes the submission component by component, then names only what a changed reference reproduces on every
+/// case run: `shrunk` (the smallest diverging case, what the program did there) and `also` (the other cases the
+/// check ran) with every probe. Each probe position is run once, however many components ask for it.
 pub fn locate(
     edition: Edition,
     submission: &mut impl FnMut(&Position, u32) -> Ran,
     shrunk: Option<(&Position, u32, &Ran)>,
+    also: &[Case],
+) -> Findings {
+    let mut seen: Vec<((Position, u32), Ran)> = Vec::new();
+    let mut index: HashMap<(Position, u32), usize> = HashMap::new();
+    let mut run = |p: &Position, d: u32| {
+        let key = (p.clone(), d);
+        if let Some(&i) = index.get(&key) {
+            return seen[i].1.clone();
+        }
+        let ran = submission(p, d);
+        index.insert(key.clone(), seen.len());
+        seen.push((key, ran.clone()));
+        ran
+    };
+    let candidates = candidates(edition, &mut run, shrunk);
+    let Some((sp, sd, Ran::Printed(printed))) = shrunk else {
+        return Findings { symptoms: candidates, ..Findings::default() };
+    };
+    let mut cases = vec![Case { position: sp.clone(), depth: sd, printed: printed.clone() }];
+    cases.extend(also.iter().cloned());
+    cases.extend(seen.into_iter().filter_map(|((position, depth), ran)| match ran {
+        Ran::Printed(printed) => Some(Case { position, depth, printed }),
+        Ran::Failed(_) => None,
+    }));
+    let proven = prove(edition, &cases);
+    let mut findings = Findings { tried: proven.tried, cases: proven.cases, ..Findings::default() };
+    if proven.sets.is_empty() {
+        findings.look = Some(look(edition, sp, sd, printed));
+        findings.symptoms = candidates;
+        return findings;
+    }
+    let reference = MutantSolver::new(edition, &[]).output(sp, sd).unwrap_or_default();
+    for (set, proof) in proven.sets {
+        for change in &set {
+            let kind = if change.is_bug() { CauseKind::Bug } else { CauseKind::LocatedComponent };
+            let mut cause = Cause::new(change.name(), kind, change.sentence());
+            let like = candidates.iter().find(|c| c.cause.name == change.name());
+            match like {
+                Some(c) => cause.evidence.extend(c.cause.evidence.iter().cloned()),
+                None => {
+                    cause = cause.with_evidence(format!("on `{} {sd}` {}", args(sp), contrast(printed, &reference)));
+                }
+            }
+            if let Some(other) = set.iter().find(|o| o.name() != change.name()) {
+                cause =
+                    cause.with_evidence(format!("(only together with {} does it reproduce the output)", other.name()));
+            }
+            let (position, depth) = like.map_or((sp.clone(), sd), |c| (c.position.clone(), c.depth));
+            if !findings.located.iter().any(|l| l.cause == cause) {
+                findings.located.push(Located { cause, position, depth, proof: Some(proof.clone()) });
+            }
+        }
+    }
+    findings
+}
+
+/// Where to look when nothing is proven: the search's size against alpha-beta's in the spec's order when the move
+/// and the value agree, else the first line that differs.
+fn look(edition: Edition, p: &Position, depth: u32, printed: &str) -> String {
+    let expected = MutantSolver::new(edition, &[]).output(p, depth).unwrap_or_default();
+    match edition {
+        Edition::Stats => {
+            let agree = RESULT.iter().all(|l| field(printed, l) == field(&expected, l));
+            let count = |t: &str, l: &str| field(t, l).unwrap_or("nothing").to_string();
+            let (v, e) = ("Number of Nodes Visited:", "Number of Nodes Evaluated:");
+            if agree {
+                format!(
+                    "your search visits {} nodes and evaluates {} where alpha-beta in the spec's order visits {} and \
+                     evaluates {}: check the order of children, the cut condition and where each counter is \
+                     incremented",
+                    count(printed, v),
+                    count(printed, e),
+                    count(&expected, v),
+                    count(&expected, e)
+                )
+            } else {
+                format!(
+                    "{}: check the evaluation of each kind of leaf, then the depth limit and the order of children",
+                    contrast(printed, &expected)
+                )
+            }
+        }
+        Edition::Trace => {
+            let nodes = |t: &str| t.lines().take_while(|l| l.trim() != "NEXT MOVE").count() / 3;
+            format!(
+                "your trace shows {} nodes where alpha-beta in the spec's order shows {}; {}: check the order of \
+                 children, the cut condition and the bounds passed down",
+                nodes(printed),
+                nodes(&expected),
+                contrast(printed, &expected)
+            )
+        }
+    }
+}
+
+/// The findings of the probes, before the proof: what each component's probes show.
+fn candidates(
+    edition: Edition,
+    run: &mut impl FnMut(&Position, u32) -> Ran,
+    shrunk: Option<(&Position, u32, &Ran)>,
 ) -> Vec<Located> {
-    let mut seen: HashMap<(Position, u32), Ran> = HashMap::new();
-    let mut run = |p: &Position, d: u32| seen.entry((p.clone(), d)).or_insert_with(|| submission(p, d)).clone();
     let mut found = Vec::new();
     // The first-move rule first: it changes the root's children, and with them every count and value probed from
     // an empty table.
-    let first_move = hypothesis::first_move(edition, shrunk, &mut run);
+    let first_move = hypothesis::first_move(edition, shrunk, run);
     let rule_differs = first_move.is_some();
     found.extend(first_move);
-    // Then the order and the cuts: a hypothesis is named only where the program prints exactly what it predicts
-    // (with the spec's evaluation), and a trace shows the order children are visited in, even one ply deep.
-    let parts = hypothesis::order_and_cuts(edition, shrunk, &mut run);
+    // Then the order and the cuts (and the other hypotheses, for their evidence); a trace shows the order children
+    // are visited in, even one ply deep.
+    let parts = hypothesis::order_and_cuts(edition, shrunk, run);
     let order = parts.iter().any(|l| l.cause.name == "child-order");
     found.extend(parts);
     let probes = EvalProbes { empty_roots: !rule_differs, two_children: !order };
-    if let Some(evaluation) = locate_evaluation(edition, probes, &mut run) {
+    if let Some(evaluation) = locate_evaluation(edition, probes, run) {
         found.push(evaluation);
         return found;
     }
     if !order && !rule_differs {
-        found.extend(locate_ties(edition, &mut run));
+        found.extend(locate_ties(edition, run));
     }
     if edition == Edition::Stats && found.is_empty() {
-        found.extend(locate_counters(&mut run, shrunk));
+        found.extend(locate_counters(run, shrunk));
     }
     found
 }
@@ -325,7 +440,7 @@ fn locate_evaluation(
             differ.len() + agree.len(),
             agree.len()
         ));
-    Some(Located { cause, position: first.root, depth: 1 })
+    Some(Located { cause, position: first.root, depth: 1, proof: None })
 }
 
 /// Positions whose best root moves tie: a larger-stone tie-break would print another move.
@@ -373,7 +488,7 @@ fn locate_ties(edition: Edition, submission: &mut impl FnMut(&Position, u32) -> 
                 args(&p),
                 contrast(&printed, &expected)
             ));
-            return Some(Located { cause, position: p, depth });
+            return Some(Located { cause, position: p, depth, proof: None });
         }
     }
     None
@@ -471,7 +586,7 @@ fn locate_counters(
             format!("Your {what} differs{scope}, while the move and the value agree."),
         )
         .with_evidence(format!("on `{} {depth}` you print {x} where the spec gives {y}", args(&p)));
-        found.push(Located { cause, position: p, depth });
+        found.push(Located { cause, position: p, depth, proof: None });
     }
     found
 }
@@ -495,12 +610,101 @@ mod tests {
         assert!(!tie_probes(Edition::Stats).is_empty() && !tie_probes(Edition::Trace).is_empty());
     }
 
+    /// A program that is the reference with `change` applied to its stats output (or one probe switched on).
+    fn simulated(
+        edition: Edition,
+        change: impl Fn(&Position, u32) -> Option<String>,
+    ) -> impl FnMut(&Position, u32) -> Ran {
+        move |p: &Position, d: u32| match change(p, d) {
+            Some(text) => Ran::Printed(text),
+            None => Ran::Failed(super::super::outcome::Failure {
+                how: format!("{edition:?} exited 1"),
+                stderr: String::new(),
+            }),
+        }
+    }
+
+    /// The first small position where `program` prints something else than the reference: the shrunk case.
+    fn shrunk_case(edition: Edition, program: &mut impl FnMut(&Position, u32) -> Ran) -> Option<(Position, u32, Ran)> {
+        let reference = MutantSolver::new(edition, &[]);
+        for n in 5..=12 {
+            for p in positions(n, 2) {
+                for d in [1, 2, 3, 0] {
+                    let Some(expected) = reference.output(&p, d) else { continue };
+                    let ran = program(&p, d);
+                    if matches!(&ran, Ran::Printed(t) if first_difference(&expected, t).is_some()) {
+                        return Some((p, d, ran));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn each_hypothesis_is_named_with_its_proof_for_the_program_that_has_it() {
+        for edition in [Edition::Stats, Edition::Trace] {
+            for h in hypothesis::catalog() {
+                let solver = MutantSolver::new(edition, &[]).probing(h.probe);
+                let mut program = simulated(edition, |p, d| solver.output(p, d));
+                // Some changes never show in an edition (the trace prints no counters).
+                let Some((p, d, ran)) = shrunk_case(edition, &mut program) else { continue };
+                let found = locate(edition, &mut program, Some((&p, d, &ran)), &[]);
+                assert!(
+                    found.located.iter().any(|l| l.cause.name == h.component),
+                    "{edition:?} {:?}: {:#?}",
+                    h.probe,
+                    found.located
+                );
+                for l in &found.located {
+                    let proof = l.proof.as_ref().unwrap();
+                    assert_eq!(proof.cases[0], (p.clone(), d), "the shrunk case comes first");
+                    assert!(proof.differing >= 1 && proof.cases.len() >= proof.differing);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_difference_no_change_reproduces_names_no_component() {
+        let reference = MutantSolver::new(Edition::Stats, &[]);
+        // The visited count one too many, but only where the search is cut by a depth limit: no hypothesis does it.
+        let mut program = simulated(Edition::Stats, |p, d| {
+            let text = reference.output(p, d)?;
+            if d == 0 {
+                return Some(text);
+            }
+            let count = text.lines().find_map(|l| l.strip_prefix("Number of Nodes Visited: "))?.parse::<u64>().ok()?;
+            Some(text.replace(&format!("Visited: {count}\n"), &format!("Visited: {}\n", count + 1)))
+        });
+        let (p, d, ran) = shrunk_case(Edition::Stats, &mut program).unwrap();
+        let found = locate(Edition::Stats, &mut program, Some((&p, d, &ran)), &[]);
+        assert!(found.located.is_empty(), "{:#?}", found.located);
+        assert!(found.tried > 100 && found.cases > 10, "{} tried on {} cases", found.tried, found.cases);
+        let look = found.look.unwrap();
+        let (theirs, spec) = (ran_visited(&ran), reference.output(&p, d).and_then(|t| visited(&t)).unwrap());
+        assert!(look.contains(&format!("your search visits {theirs} nodes")), "{look}");
+        assert!(look.contains(&format!("visits {spec} and")), "{look}");
+    }
+
+    fn visited(text: &str) -> Option<u64> {
+        text.lines().find_map(|l| l.strip_prefix("Number of Nodes Visited: "))?.parse().ok()
+    }
+
+    fn ran_visited(ran: &Ran) -> u64 {
+        match ran {
+            Ran::Printed(t) => visited(t).unwrap(),
+            Ran::Failed(_) => panic!("no output"),
+        }
+    }
+
     #[test]
     fn the_reference_itself_locates_nothing() {
         for edition in [Edition::Stats, Edition::Trace] {
             let reference = MutantSolver::new(edition, &[]);
             let mut run = |p: &Position, d: u32| Ran::Printed(reference.output(p, d).unwrap_or_default());
-            assert!(locate(edition, &mut run, None).is_empty(), "{edition:?}");
+            let found = locate(edition, &mut run, None, &[]);
+            assert!(found.located.is_empty() && found.symptoms.is_empty(), "{edition:?}");
         }
     }
 }

@@ -9,6 +9,7 @@ mod hypothesis;
 pub mod locate;
 mod mutant;
 pub mod outcome;
+pub mod proof;
 pub mod shrink;
 pub mod suite_gen;
 mod variant;

@@ -35,6 +35,50 @@ pub enum Probe {
     FirstMoveAnyOdd,
     /// The first move allows every stone below n/2, odd or even.
     FirstMoveAnyParity,
+    /// No node ever cuts: plain minimax (the bounds are still passed down and raised).
+    NoPruning,
+    /// After a prime last move, the multiples are counted among all the stones, taken ones too (`n / p`).
+    PrimeCountsTaken,
+    /// After a prime last move, the sign rule is reversed (an odd count scores negative).
+    PrimeSignFlipped,
+    /// After last move 1, the sign rule is reversed.
+    LastOneSignFlipped,
+    /// After a composite last move, the sign rule is reversed.
+    CompositeSignFlipped,
+    /// The largest prime factor tries divisors up to the square root only and drops the factor left over.
+    CompositeFactorDropsLast,
+    /// After a composite last move, the count includes the stone just taken.
+    CompositeCountsLast,
+    /// The depth limit is one ply deeper than the argument says.
+    DepthLimitPlusOne,
+    /// An end-of-game leaf raises the max depth one ply below itself.
+    MaxDepthEndPlusOne,
+    /// Only leaves cut by the depth limit are counted as evaluated (end-of-game leaves are not).
+    EvaluatedLimitOnly,
+}
+
+impl Probe {
+    /// The change in a few words, as a proof names it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Probe::Descending => "children visited from the largest stone down",
+            Probe::StrictCutMax => "Max nodes cut on v > beta",
+            Probe::StrictCutMin => "Min nodes cut on v < alpha",
+            Probe::FirstMoveFloor => "first move: odd stones i < n / 2 in integer division",
+            Probe::FirstMoveAnyOdd => "first move: every odd stone",
+            Probe::FirstMoveAnyParity => "first move: every stone below n/2",
+            Probe::NoPruning => "no cut at all (plain minimax)",
+            Probe::PrimeCountsTaken => "after a prime, multiples counted among all stones, taken ones too",
+            Probe::PrimeSignFlipped => "after a prime, the sign reversed",
+            Probe::LastOneSignFlipped => "after 1, the sign reversed",
+            Probe::CompositeSignFlipped => "after a composite, the sign reversed",
+            Probe::CompositeFactorDropsLast => "largest prime factor without the factor left over",
+            Probe::CompositeCountsLast => "after a composite, the stone just taken counted",
+            Probe::DepthLimitPlusOne => "the depth limit one ply deeper",
+            Probe::MaxDepthEndPlusOne => "max depth one below end-of-game leaves",
+            Probe::EvaluatedLimitOnly => "end-of-game leaves not counted as evaluated",
+        }
+    }
 }
 
 /// One search in progress.
@@ -195,7 +239,7 @@ impl<'a> Search<'a> {
             }
             d += 1;
         }
-        if rest > 1 {
+        if rest > 1 && !self.solver.probes(Probe::CompositeFactorDropsLast) {
             largest = largest.max(rest);
         }
         largest
@@ -209,16 +253,22 @@ impl<'a> Search<'a> {
         }
         let signed = |count: u32, v: f64| if count % 2 == 1 { v } else { -v };
         let multiples = |mask: u128, p: u32| (mask & self.multiples.get(p as usize).copied().unwrap_or(0)).count_ones();
+        let probe = |p: Probe| self.solver.probes(p);
+        let flip = |on: bool, v: f64| if on { -v } else { v };
         let value = if available >> 1 & 1 == 1 || last == 0 {
             0.0
         } else if last == 1 {
-            signed(legal.count_ones(), a)
+            flip(probe(Probe::LastOneSignFlipped), signed(legal.count_ones(), a))
         } else if is_prime(last) {
-            signed(multiples(legal, last), b)
+            let count = if probe(Probe::PrimeCountsTaken) { self.n / last } else { multiples(legal, last) };
+            flip(probe(Probe::PrimeSignFlipped), signed(count, b))
         } else {
             let p = self.largest_prime_factor(last);
-            let pool = if self.solver.has(Variant::CompositeLegalOnly) { legal } else { available };
-            signed(multiples(pool, p), c)
+            let mut pool = if self.solver.has(Variant::CompositeLegalOnly) { legal } else { available };
+            if probe(Probe::CompositeCountsLast) {
+                pool |= 1u128 << last;
+            }
+            flip(probe(Probe::CompositeSignFlipped), signed(multiples(pool, p), c))
         };
         if !trace && !max && !self.solver.has(Variant::NoNegationForMin) {
             -value
@@ -242,11 +292,25 @@ impl<'a> Search<'a> {
         self.visited += 1;
         self.max_depth = self.max_depth.max(depth);
         let legal = self.legal(available, last);
-        let leaf_depth = if has(Variant::DepthLimitOffByOne) { self.limit.saturating_sub(1) } else { self.limit };
+        let leaf_depth = if has(Variant::DepthLimitOffByOne) {
+            self.limit.saturating_sub(1)
+        } else if self.solver.probes(Probe::DepthLimitPlusOne) {
+            self.limit + 1
+        } else {
+            self.limit
+        };
         let at_limit = self.limit != 0 && depth == leaf_depth;
         if legal == 0 || at_limit {
-            if legal == 0 || !has(Variant::EvaluatedTerminalOnly) {
+            let counted = if legal == 0 {
+                !self.solver.probes(Probe::EvaluatedLimitOnly)
+            } else {
+                !has(Variant::EvaluatedTerminalOnly)
+            };
+            if counted {
                 self.evaluated += 1;
+            }
+            if legal == 0 && self.solver.probes(Probe::MaxDepthEndPlusOne) {
+                self.max_depth = self.max_depth.max(depth + 1);
             }
             let value = self.evaluate(available, last, max, legal);
             self.record(available, last, via, alpha, beta);
@@ -258,6 +322,7 @@ impl<'a> Search<'a> {
             has(Variant::StrictCuts) || self.solver.probes(if max { Probe::StrictCutMax } else { Probe::StrictCutMin });
         let bound_first = has(Variant::BoundBeforeCut);
         let descending = self.solver.probes(Probe::Descending);
+        let prunes = !self.solver.probes(Probe::NoPruning);
         let mut rest = legal;
         while rest != 0 {
             let m = if descending { 127 - rest.leading_zeros() } else { rest.trailing_zeros() };
@@ -278,7 +343,7 @@ impl<'a> Search<'a> {
                 (false, false) => v <= alpha,
                 (false, true) => v < alpha,
             };
-            if cut {
+            if cut && prunes {
                 self.record(available, last, via, alpha, beta);
                 return (v, best);
             }

@@ -50,4 +50,19 @@ pub struct Located {
     pub position: Position,
     /// The probe's depth argument.
     pub depth: u32,
+    /// What makes it located: the changed reference and the cases it reproduced (`None` only for a finding that
+    /// was never named as located, a symptom).
+    pub proof: Option<Proof>,
+}
+
+/// The proof behind a located cause: the reference changed in the named component(s) reproduces the program's
+/// output on every case the check ran.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Proof {
+    /// Each change made to the reference, in words (`child-order: children visited from the largest stone down`).
+    pub changes: Vec<String>,
+    /// Every case reproduced, the shrunk case first.
+    pub cases: Vec<(Position, u32)>,
+    /// How many of them the spec itself answers otherwise.
+    pub differing: usize,
 }

@@ -24,6 +24,9 @@ pub struct Method {
     pub strict: bool,
     /// Children right to left.
     pub reverse: bool,
+    /// The root's child (by position among the root's children) searched first, the others after it in the
+    /// method's order.
+    pub first: Option<usize>,
 }
 
 /// Runs alpha-beta on `tree` (MAX/MIN nodes and leaves) from `(-inf, +inf)`.
@@ -51,6 +54,10 @@ fn node(tree: &Tree, id: usize, mut alpha: Exact, mut beta: Exact, method: Metho
     let mut order = n.children.clone();
     if method.reverse {
         order.reverse();
+    }
+    if let Some(first) = method.first.filter(|_| id == tree.root()).and_then(|f| n.children.get(f).copied()) {
+        order.retain(|&c| c != first);
+        order.insert(0, first);
     }
     let mut v = if maximizing { Exact::NegInf } else { Exact::PosInf };
     for (i, &child) in order.iter().enumerate() {
