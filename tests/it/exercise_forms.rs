@@ -80,7 +80,7 @@ fn every_id_make_accepts_is_graded_in_a_class_run() {
         let results = crate::html_report::load_results(out);
         assert_eq!(results.len(), IDS.len());
         for r in &results {
-            assert!(r.max_score > 0.0 && r.score == r.max_score, "{}: {} of {}: {:?}", r.id, r.score, r.max_score, r);
+            assert!(r.max_score.is_positive() && r.score == r.max_score, "{}: {} of {}: {:?}", r.id, r.score, r.max_score, r);
         }
     };
     let out = tmp.path().join("res-by-id");
