@@ -227,10 +227,12 @@ mod tests {
 
     #[test]
     fn the_launcher_inherits_the_write_end_and_the_grader_keeps_none() {
-        // A shell stands in for the launcher: writes `<nonce> started` to the descriptor it was told.
+        // A shell stands in for the launcher: writes `<nonce> started` to the descriptor it was told, through
+        // `/dev/fd` (dash, Debian's `sh`, refuses `>&N` for N above 9: a syntax error, not a missing descriptor,
+        // whenever this test binary happened to have ten descriptors open).
         let mut pipe = ReportPipe::new().unwrap();
         let (fd, nonce) = pipe.launcher_end();
-        let script = format!("printf '%s\\n' '{}' >&{fd}", line(&nonce, "started", "").trim_end());
+        let script = format!("printf '%s\\n' '{}' > /dev/fd/{fd}", line(&nonce, "started", "").trim_end());
         let mut command = std::process::Command::new("sh");
         command.args(["-c", &script]).stderr(std::process::Stdio::null());
         assert!(pipe.spawn(|| command.spawn()).unwrap().wait().unwrap().success());
@@ -240,7 +242,7 @@ mod tests {
         // Started outside `spawn`, a process inherits no report channel (the end stays close-on-exec).
         let other = ReportPipe::new().unwrap();
         let (fd, nonce) = other.launcher_end();
-        let script = format!("printf '%s\\n' '{}' >&{fd}", line(&nonce, "started", "").trim_end());
+        let script = format!("printf '%s\\n' '{}' > /dev/fd/{fd}", line(&nonce, "started", "").trim_end());
         let status = exclusive(|| {
             std::process::Command::new("sh").args(["-c", &script]).stderr(std::process::Stdio::null()).status()
         });
