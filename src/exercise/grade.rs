@@ -75,7 +75,8 @@ pub fn foreign_variant(variants: &[Variant], file: &AnswerFile) -> Option<String
         .collect();
     (!reasons.is_empty()).then(|| {
         format!(
-            "{}; grade with the --seed the sheets were made with, or check which sheet the student answered",
+            "{}; grade with the --seed the sheets were made with (and --ids with make's roster when hand-ins are \
+             named as make named the students' folders), or check which sheet the student answered",
             reasons.join("; ")
         )
     })

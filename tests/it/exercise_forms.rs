@@ -80,22 +80,30 @@ fn every_id_make_accepts_is_graded_in_a_class_run() {
         let results = crate::html_report::load_results(out);
         assert_eq!(results.len(), IDS.len());
         for r in &results {
-            assert!(r.max_score.is_positive() && r.score == r.max_score, "{}: {} of {}: {:?}", r.id, r.score, r.max_score, r);
+            assert!(
+                r.max_score.is_positive() && r.score == r.max_score,
+                "{}: {} of {}: {:?}",
+                r.id,
+                r.score,
+                r.max_score,
+                r
+            );
         }
     };
     let out = tmp.path().join("res-by-id");
     full_marks(&out, &class_grade(&by_id, &out, &[]));
     let out = tmp.path().join("res-by-folder");
     full_marks(&out, &class_grade(&by_folder, &out, &["--ids", &roster]));
-    // Without the roster, a folder name that lost characters cannot say whose sheet it is: the TA is told (a
-    // harness error, exit 3), and no student loses a point for it.
+    // Without the roster, a folder name that lost characters cannot say whose sheet it is: that hand-in is not
+    // graded (no score, the reason and what to give: exit 1), and no student loses a point for it.
     let out = tmp.path().join("res-no-roster");
     let run = class_grade(&by_folder, &out, &[]);
-    assert_eq!(run.status.code(), Some(3), "{}", text(&run.stdout));
+    assert_eq!(run.status.code(), Some(1), "{}", text(&run.stdout));
+    assert!(text(&run.stdout).contains("--ids"), "{}", text(&run.stdout));
     for r in crate::html_report::load_results(&out) {
-        let whole = r.score == r.max_score;
-        let not_graded = r.cases.iter().all(|c| c.status == Status::HarnessError);
-        assert!(whole || not_graded, "{}: {:?}", r.id, r.cases);
+        let whole = r.score == r.max_score && r.not_graded.is_none();
+        let not_graded = r.not_graded.is_some() && r.cases.is_empty();
+        assert!(whole || not_graded, "{}: {:?} {:?}", r.id, r.not_graded, r.cases);
     }
 }
 
