@@ -87,8 +87,10 @@ fn a_setsid_helper_makes_no_progress_while_its_agent_waits_for_the_opponent() {
         let waited: f64 = judged.iter().map(|(w, _, _)| w).sum();
         let during: u64 = judged.iter().map(|(_, n, _)| n).sum();
         let total = reports.last().map_or(0, |r| r.2);
-        // The helper is alive (it works on its agent's own time), and sends nothing while its agent waits.
-        assert!(total > 20, "{row}: the helper sent only {total} stamps");
+        // The helper is alive (it works on its agent's own time), and sends nothing while its agent waits. How many
+        // stamps it gets in depends on the machine's load (16 of them at a load of 29 on 2 cores, 44 when quiet):
+        // a handful shows it alive.
+        assert!(total >= 5, "{row}: the helper sent only {total} stamps");
         assert_eq!(
             during, 0,
             "{row}: the helper sent {during} stamps in {waited:.2} s of its agent's waits (of {total})"
