@@ -4,7 +4,7 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use referee::app;
-use referee::cli::{AgentGame, CheckTarget, Command, MatchGame, RefereeCli, TournamentGame};
+use referee::cli::{AgentGame, CheckTarget, Command, MatchGame, PerftGame, RefereeCli, TournamentGame};
 
 fn main() -> ExitCode {
     // The runner's launcher step (see `harness::runner::launcher`), before any argument parsing.
@@ -35,6 +35,7 @@ fn main() -> ExitCode {
             Command::Verify(args) => app::verify::run(args, &mut out),
             Command::Bench(args) => app::bench::run(args, &mut out, &mut err),
             Command::Sandbox => app::sandbox::run(&mut out),
+            Command::Perft(PerftGame::Othello(args)) => app::othello::perft::run(args, &mut out, &mut err),
             Command::Match(MatchGame::Mancala(args)) => app::mancala::matches::run(args, &mut out, &mut err),
             Command::Match(MatchGame::Othello(args)) => app::othello::matches::run(args, &mut out, &mut err),
             Command::Tournament(TournamentGame::Mancala(args)) => {

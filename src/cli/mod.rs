@@ -87,6 +87,9 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Measure search speed and print the numbers.
     Bench(BenchArgs),
+    /// Count the leaves of a game's tree to each depth from its start (a check of move generation).
+    #[command(subcommand)]
+    Perft(PerftGame),
     /// Print each sandbox layer untrusted code runs under on this machine, in force or not, and why.
     Sandbox,
     /// Play agents against each other under a clock and print every move and the winner.
@@ -118,6 +121,24 @@ pub enum Command {
     /// grade` the answer files (misconceptions named), `exercise check` an answer file's form.
     #[command(subcommand)]
     Exercise(ExerciseCommand),
+}
+
+/// `referee perft GAME`.
+#[derive(Debug, Subcommand)]
+pub enum PerftGame {
+    /// Othello under standard rules (a side with no move passes, one ply; a finished game is a leaf).
+    Othello(PerftArgs),
+}
+
+/// `referee perft othello`.
+#[derive(Debug, Clone, Args)]
+pub struct PerftArgs {
+    /// The deepest depth counted (every depth from 1 is printed).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// Squares a side: 4, 6 or 8.
+    #[arg(long, default_value_t = 8)]
+    pub size: usize,
 }
 
 /// `referee match GAME`.

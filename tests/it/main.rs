@@ -50,6 +50,7 @@ mod othello_check;
 mod othello_referee;
 mod othello_reference;
 mod othello_shared;
+mod perft;
 mod prairielearn;
 mod properties;
 mod proven;

@@ -7,6 +7,7 @@ pub mod check;
 pub mod grade;
 pub mod grade_check;
 pub mod matches;
+pub mod perft;
 
 use crate::app::arena::{Arena, Contested};
 use crate::cli::{ArenaOptions, OthelloOptions, OthelloRules};

@@ -26,10 +26,12 @@ mod board;
 mod cell;
 mod grid;
 pub mod literal;
+mod perft;
 
 pub use bits::{BitMoves, Bits};
 pub use board::{cell_of, Board, DARK, EMPTY, LIGHT};
 pub use grid::{Grid, GridMoves};
+pub use perft::perft;
 
 use crate::game::{Game, Player};
 use std::fmt;
