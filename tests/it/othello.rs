@@ -1,6 +1,6 @@
 //! Othello properties over random games: the bitboard and the array board agree with a plain oracle written here
 //! (legal moves in order, the board after every move, passes), disc counts add up, the two rule sets agree until
-//! the first position where the side to move has no move, alpha-beta equals minimax; and perft counts on 8x8.
+//! the first position where the side to move has no move, alpha-beta equals minimax (perft counts: tests/it/perft.rs).
 
 use proptest::prelude::*;
 use referee::game::othello::{Bits, Board, Grid, Move, Othello, OthelloState, Rules};
@@ -240,46 +240,3 @@ fn large_array_boards_agree_with_the_oracle() {
     }
 }
 
-/// Leaf count `depth` placed discs below `state`. Passes are folded into moves (they take no ply); a game over
-/// before `depth` counts as no leaf. Up to depth 8 no 8x8 game can pass or end, so these equal standard perft.
-fn perft<B: Board>(game: &Othello<B>, state: &OthelloState<B>, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    game.legal_moves(state).map(|mv| perft(game, &game.apply(state, mv), depth - 1)).sum()
-}
-
-#[test]
-fn perft_8x8_to_depth_5_matches_the_known_counts() {
-    let fast = Othello::<Bits>::new(8, Rules::Standard).unwrap();
-    let plain = Othello::<Grid>::new(8, Rules::Standard).unwrap();
-    let known = [1u64, 4, 12, 56, 244, 1396];
-    for (depth, &count) in known.iter().enumerate() {
-        assert_eq!(perft(&fast, &fast.start(), depth as u32), count, "bitboard depth {depth}");
-        assert_eq!(perft(&plain, &plain.start(), depth as u32), count, "array board depth {depth}");
-    }
-}
-
-/// `cargo test --test it othello::perft_8x8_deep -- --ignored --nocapture` prints counts and speed to depth 10.
-#[test]
-#[ignore = "a benchmark: several seconds"]
-fn perft_8x8_deep() {
-    let game = Othello::<Bits>::new(8, Rules::Standard).unwrap();
-    let known = [1u64, 4, 12, 56, 244, 1396, 8200, 55092, 390216];
-    for (depth, &count) in known.iter().enumerate() {
-        let clock = std::time::Instant::now();
-        let nodes = perft(&game, &game.start(), depth as u32);
-        let secs = clock.elapsed().as_secs_f64();
-        println!("depth {depth}: {nodes} leaves in {secs:.3} s ({:.1} M leaves/s)", nodes as f64 / secs / 1e6);
-        assert_eq!(nodes, count, "depth {depth}");
-    }
-    // From depth 9 games can end (and later pass), where perft conventions differ: printed, not checked.
-    for depth in 9..=10 {
-        let clock = std::time::Instant::now();
-        let nodes = perft(&game, &game.start(), depth);
-        println!(
-            "depth {depth}: {nodes} leaves in {:.3} s (passes take no ply, ended games no leaf)",
-            clock.elapsed().as_secs_f64()
-        );
-    }
-}
