@@ -15,8 +15,8 @@ use crate::referee::game_loop::game_seed;
 use crate::referee::record::GameRecord;
 use crate::referee::spec::{prepare, AgentSpec, Prepared};
 
-/// The opponents of the rubric, weakest first, and the share of the points beating each earns.
-const RUBRIC: [(&str, f64); 2] = [("random", 0.5), ("simple", 1.0)];
+/// The rubric's opponents in order: beating the first earns half the points, the second all of them.
+const RUBRIC: [&str; 2] = ["random", "simple"];
 
 /// Runs `referee grade mancala`; returns the exit code.
 pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
@@ -40,7 +40,7 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         Err(e) => return fail(err, exit::USAGE, e),
     };
     let mut opponents = Vec::new();
-    for (name, _) in RUBRIC {
+    for name in RUBRIC {
         match prepare(&AgentSpec::Builtin(name.into()), &arena.setup) {
             Ok(p) => opponents.push(p),
             Err(e) => return fail(err, exit::INTERNAL, e.to_string()),
@@ -165,7 +165,7 @@ fn rubric_cases(points: Points, beats: &[bool; 2], why_not: &str, harness: bool)
     RUBRIC
         .iter()
         .enumerate()
-        .map(|(k, (name, _))| {
+        .map(|(k, name)| {
             let earned = beats[k..].iter().any(|&b| b);
             let detail = if earned && !beats[k] {
                 "credited: it beat builtin:simple".to_string()
