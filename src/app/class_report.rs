@@ -9,10 +9,11 @@ use crate::cli::exit;
 use crate::harness::grade::class::{safe_name, write_atomic, Entry, Store};
 use crate::harness::grade::classwide::{shared_failures, SharedFailure};
 use crate::harness::model::{RunReport, SubmissionResult, SCHEMA_VERSION};
+use crate::harness::render::view::StudentView;
 use crate::harness::render::{self, format_points, Format, RenderOptions};
 
 /// Exit code after Ctrl-C (128 + SIGINT), as shells report it.
-pub const CANCELLED: u8 = 130;
+pub const CANCELLED: u8 = crate::cli::exit::INTERRUPTED;
 
 /// One student's line in a class run's summary: id, points, and `note`; a hand-in without a score says
 /// `not graded` and why instead ([`crate::harness::outcome::Outcome`]).
@@ -38,9 +39,9 @@ pub fn points_text(r: &SubmissionResult) -> String {
 /// Per student: Gradescope `results.json` and markdown feedback. A hand-in without a score (not graded, or the
 /// grader failed: [`crate::harness::outcome::Outcome`]) gets no `results.json` (one written before is removed),
 /// so nothing final is there to upload; its feedback says why it has no score.
-pub fn write_student_files(out_dir: &Path, result: &SubmissionResult) -> std::io::Result<()> {
+pub fn write_student_files(out_dir: &Path, result: &SubmissionResult, view: StudentView) -> std::io::Result<()> {
     let name = safe_name(&result.id);
-    let options = RenderOptions::default();
+    let options = RenderOptions { view, ..RenderOptions::default() };
     let gradescope = out_dir.join("gradescope").join(&name).join("results.json");
     if result.outcome().is_graded() {
         let mut json = Vec::new();
@@ -124,8 +125,8 @@ impl ClassResults {
     ///
     /// # Errors
     /// When a file cannot be written.
-    pub fn write(&self, out_dir: &Path) -> std::io::Result<()> {
-        write_report_files(out_dir, &self.report, self.expected, &self.notices())
+    pub fn write(&self, out_dir: &Path, view: StudentView) -> std::io::Result<()> {
+        write_report_files(out_dir, &self.report, self.expected, &self.notices(), view)
     }
 
     /// [`ClassResults::write`] at the end of a run, and every listed student's own files again
@@ -134,11 +135,11 @@ impl ClassResults {
     ///
     /// # Errors
     /// When a file cannot be written.
-    pub fn write_final(&self, out_dir: &Path) -> std::io::Result<()> {
+    pub fn write_final(&self, out_dir: &Path, view: StudentView) -> std::io::Result<()> {
         for result in &self.report.submissions {
-            write_student_files(out_dir, result)?;
+            write_student_files(out_dir, result, view)?;
         }
-        self.write(out_dir)
+        self.write(out_dir, view)
     }
 
     /// The exit code of a run that ended with this standing, `graded` being its code when nothing is shared:
@@ -153,15 +154,17 @@ impl ClassResults {
 }
 
 /// The class-wide files of `report` (a class of `expected` hand-ins): gradebook CSV, JUnit XML, the JSON report,
-/// and `report.html` (with `notices` above its summary), each renamed into place whole so a TA can reload the
+/// and `report.html` (with `notices` above its summary), the JUnit report showing students what `view` lets them
+/// see, each renamed into place whole so a TA can reload the
 /// page while the run goes on.
 pub fn write_report_files(
     out_dir: &Path,
     report: &RunReport,
     expected: usize,
     notices: &[String],
+    view: StudentView,
 ) -> std::io::Result<()> {
-    let options = RenderOptions::default();
+    let options = RenderOptions { view, ..RenderOptions::default() };
     for (format, file) in [(Format::Csv, "gradebook.csv"), (Format::Junit, "junit.xml"), (Format::Json, "report.json")]
     {
         let mut bytes = Vec::new();

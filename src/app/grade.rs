@@ -341,7 +341,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
         .into_iter()
         .flatten()
         .collect();
-        Ok((s, roster::read(dir, &skip).map_err(|e| e.to_string())?))
+        Ok((s, roster::read_all(dir, &skip).map_err(|e| e.to_string())?))
     }) {
         Ok(found) => found,
         Err(e) => {
@@ -393,8 +393,9 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
         &setup.scratch_root,
         |entry| progress.start(&entry.id),
         |result, saved| {
-            let written =
-                saved.and_then(|_| write_student_files(&out_dir, result)).and_then(|_| standing().write(&out_dir));
+            let written = saved
+                .and_then(|_| write_student_files(&out_dir, result, view(args)))
+                .and_then(|_| standing().write(&out_dir, view(args)));
             if let Err(e) = written {
                 write_failures.push(format!("{}: {e}", result.id));
             }
@@ -418,7 +419,7 @@ fn grade_class(args: &GradeArgs, setup: &Setup, dir: &Path, out: &mut dyn Write,
     };
     // Results of students graded earlier count as much as this run's.
     let standing = standing();
-    if let Err(e) = standing.write_final(&out_dir) {
+    if let Err(e) = standing.write_final(&out_dir, view(args)) {
         write_failures.push(format!("the class files: {e}"));
     }
     let part = shard.map(|s| format!(" (shard {} of {} students)", s.label(), class.len())).unwrap_or_default();

@@ -21,6 +21,7 @@ use crate::cli::{exit, MergeArgs};
 use crate::harness::grade::class::{safe_name, write_atomic, Store};
 use crate::harness::grade::store::mark_output;
 use crate::harness::model::SubmissionResult;
+use crate::harness::render::view::StudentView;
 
 /// The file that marks a folder as written by `merge` (so a later merge may replace its contents).
 pub const MERGED: &str = "merged.json";
@@ -234,7 +235,7 @@ fn merge_class(shards: &[(PathBuf, Manifest)], final_dir: &Path, out: &mut dyn W
     }
     for (result, games) in &results {
         store.save(result).map_err(|e| io_failure(final_dir, &e))?;
-        write_student_files(final_dir, result).map_err(|e| io_failure(final_dir, &e))?;
+        write_student_files(final_dir, result, StudentView::DEFAULT).map_err(|e| io_failure(final_dir, &e))?;
         if let Some(games) = games {
             let bytes = fs::read(games).map_err(|e| io_failure(games, &e))?;
             write_atomic(&games_file(final_dir, &result.id), &bytes).map_err(|e| io_failure(final_dir, &e))?;
@@ -243,7 +244,7 @@ fn merge_class(shards: &[(PathBuf, Manifest)], final_dir: &Path, out: &mut dyn W
     let first = &shards[0].1;
     let results: Vec<SubmissionResult> = results.into_iter().map(|(r, _)| r).collect();
     let standing = ClassResults::of(&first.suite, results, first.units.len(), Vec::new());
-    standing.write_final(final_dir).map_err(|e| io_failure(final_dir, &e))?;
+    standing.write_final(final_dir, StudentView::DEFAULT).map_err(|e| io_failure(final_dir, &e))?;
     let subs = &standing.report.submissions;
     let _ = writeln!(
         out,

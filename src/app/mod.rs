@@ -88,7 +88,11 @@ pub fn seed_or_now(seed: Option<u64>) -> u64 {
 /// # Errors
 /// The exit code: 0 after `--help`/`--version`, 2 for bad arguments.
 pub fn parse_or_exit<C: clap::Parser>(program: &str) -> Result<C, u8> {
-    C::try_parse().map_err(|e| {
+    let mut command = crate::cli::exit::decorate(C::command());
+    let parsed =
+        command.try_get_matches_from_mut(std::env::args_os()).and_then(|mut m| C::from_arg_matches_mut(&mut m));
+    parsed.map_err(|e| {
+        let e = e.format(&mut command);
         let (message, code) = clap_failure(program, &e);
         if code == crate::cli::exit::SUCCESS {
             print!("{message}");

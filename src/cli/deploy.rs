@@ -5,14 +5,14 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 
+use crate::harness::model::Points;
+
 /// `referee merge`.
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Each folder is the --out of one `--shard K/N` run (its shard.json says which part of which \
 run). The merged folder holds what one unsharded run writes: results, Gradescope files, feedback, gradebook, JUnit, \
 report, games; for a tournament the standings and ratings computed over every game. A folder given twice counts \
-once; merging again rewrites the same files.\nExit codes: as the merged command's (grade: 0 all passed, 1 some case \
-did not pass, as exercise grade; games: 0; 5 every student failed a case the same way), 2 a missing, duplicated, unfinished or \
-foreign shard (named), 3 an I/O error.")]
+once; merging again rewrites the same files.")]
 pub struct MergeArgs {
     /// The shards' --out folders.
     #[arg(required = true, num_args = 1..)]
@@ -59,17 +59,15 @@ Examples:\n  referee gradescope bundle --out autograder.zip -- --suite builtin:t
 --build 'javac -d {dir} {dir}/*.java' --cmd 'java -cp {dir} TakeStones {args}'\n  referee gradescope bundle --out \
 othello.zip -- othello --games 2 --size 6 --time 2 --seed 7\n\
 Without --solution, what the arguments show to be wrong is refused: a shell pattern or operator in --cmd/--build \
-without --shell, a --cmd without {args} for a suite whose cases have arguments, game options `grade` would refuse.\n\
-Exit codes: 0 written, 2 bad arguments (checked now, not on Gradescope), 3 the zip could not be written, or the \
---solution did not get full marks.")]
+without --shell, a --cmd without {args} for a suite whose cases have arguments, game options `grade` would refuse.")]
 pub struct BundleArgs {
     /// The zip to write.
     #[arg(long, default_value = "autograder.zip")]
     pub out: PathBuf,
     /// Scale every score so the assignment is worth this many points (suite assignments; the game graders take
     /// their own --points).
-    #[arg(long)]
-    pub points: Option<f64>,
+    #[arg(long, value_parser = Points::parse_rubric)]
+    pub points: Option<Points>,
     /// Visibility of the whole result (default: Gradescope's assignment setting).
     #[arg(long, value_enum)]
     pub visibility: Option<GradescopeVisibility>,
@@ -101,8 +99,7 @@ pub struct BundleArgs {
 /// `referee gradescope run`.
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Reads ROOT/source/config.json (written by `gradescope bundle`), grades ROOT/submission \
-and writes ROOT/results/results.json in Gradescope's format, also when grading fails (the result then says why).\n\
-Exit codes: 0 results.json written, 3 it could not be written.")]
+and writes ROOT/results/results.json in Gradescope's format, also when grading fails (the result then says why).")]
 pub struct RunArgs {
     /// The autograder root (holding source/, submission/, results/); default $AUTOGRADER_ROOT or /autograder.
     #[arg(long)]

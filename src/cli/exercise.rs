@@ -6,6 +6,7 @@ use clap::{Args, Subcommand};
 
 use super::ColorChoice;
 use crate::exercise::Kind;
+use crate::harness::model::Points;
 
 /// `referee exercise ...`.
 #[derive(Debug, Clone, Subcommand)]
@@ -24,8 +25,7 @@ pub enum ExerciseCommand {
 #[command(after_help = "Writes OUT/students/<id>/sheet.md, sheet.html and answers.txt for each student, and \
 OUT/key.md and OUT/key.csv for the TA. A student's problems are a pure function of the seed, the id, the kind and \
 the generator version: the same command makes the same files, and grading needs only the seed. Keep the seed from \
-students (with it, referee makes the key).\nExit codes: 0 written, 2 bad arguments or roster, 3 a file could not \
-be written.")]
+students (with it, referee makes the key).")]
 pub struct ExerciseMakeArgs {
     /// The problems, in the order the sheet asks them: alphabeta, expectimax, mdp, csp, hillclimb
     /// (comma-separated).
@@ -58,9 +58,7 @@ run writes what `referee grade` writes (results/, gradescope/, feedback/, gradeb
 report.html), resumes, and takes --shard for `referee merge`. A hand-in is graded against the sheet of the id its \
 answer file's `variant =` lines fit among the roster's (--ids), its name as it is and its safe id. A hand-in that \
 cannot be graded (an answer file made for another variant: check --seed; a loose file that is no answer file) gets \
-a row that says why, with no score.\nExit codes: 0 every part right, 1 some part lost points or a hand-in was not \
-graded, 2 usage error, 3 a \
-file could not be written, 130 interrupted (a class run resumes).")]
+a row that says why, with no score.")]
 #[command(group(clap::ArgGroup::new("what").required(true).args(["dir", "submissions"])))]
 pub struct ExerciseGradeArgs {
     /// The seed the sheets were made with.
@@ -69,9 +67,10 @@ pub struct ExerciseGradeArgs {
     /// The problems the sheets asked (as given to make).
     #[arg(long, value_enum, value_delimiter = ',', required = true)]
     pub kind: Vec<Kind>,
-    /// Points per problem (default 10); each part's share is fixed by its problem.
-    #[arg(long)]
-    pub points: Option<f64>,
+    /// Points per problem (default 10; a decimal above 0, at most 9 decimals); each part's share is fixed by its
+    /// problem.
+    #[arg(long, value_parser = Points::parse_rubric)]
+    pub points: Option<Points>,
     /// One hand-in: a folder, a zip or an answer file.
     #[arg(long, conflicts_with = "submissions")]
     pub dir: Option<PathBuf>,
@@ -114,8 +113,7 @@ pub struct ExerciseGradeArgs {
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Checks that every part of every problem has exactly one answer, written so it can be read \
 (numbers, labels, sets, windows, lists as the template says), read exactly as grading reads it: each readable \
-answer is printed as it will be graded. Whether a label names a node of your tree is checked when graded.\nExit codes: 0 every part present and readable, 1 something to fix (listed), 2 the file cannot be \
-read.")]
+answer is printed as it will be graded. Whether a label names a node of your tree is checked when graded.")]
 pub struct ExerciseCheckArgs {
     /// The problems on your sheet (the template's first lines name them).
     #[arg(long, value_enum, value_delimiter = ',', required = true)]

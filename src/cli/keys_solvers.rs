@@ -7,8 +7,7 @@ use crate::keys::table::Format;
 /// `referee csp`.
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Input (one statement per line, # comments):\n  A B C in {0, 1, 2}\n  E in 0..2\n  \
-E > C\n  |C - G| == 1\n  assign G = 0\n\nExit codes: 0 the key was printed, 2 bad arguments or input (the message \
-gives the line and column), 3 output could not be written.")]
+E > C\n  |C - G| == 1\n  assign G = 0")]
 pub struct CspArgs {
     /// The problem file, or - for stdin.
     #[arg(value_name = "FILE")]
@@ -30,8 +29,7 @@ pub struct CspArgs {
 /// `referee mdp`.
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Input: TOML with discount, [states.NAME] tables (each key an action: a list of \
-{ to, p, reward }; no keys = terminal) and an optional [policy]. See README.\n\nExit codes: 0 the key was printed, \
-2 bad arguments or input (the message gives the line and column), 3 output could not be written.")]
+{ to, p, reward }; no keys = terminal) and an optional [policy]. See README.")]
 pub struct MdpArgs {
     /// The MDP file (TOML), or - for stdin.
     #[arg(value_name = "FILE")]

@@ -18,6 +18,7 @@ pub use platforms::{Classroom50Args, PrairielearnArgs};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::harness::model::Points;
 use crate::reference::number::{NegativeZero, Rounding};
 use crate::reference::takestones::{CompositeCount, Edition};
 
@@ -26,8 +27,7 @@ use crate::reference::takestones::{CompositeCount, Edition};
 #[command(
     name = "takestones",
     version,
-    about = "The reference Take-Stones solver (UW CS540): same arguments and output as the student program",
-    after_help = exit::HELP
+    about = "The reference Take-Stones solver (UW CS540): same arguments and output as the student program"
 )]
 pub struct TakeStonesCli {
     /// The position and options.
@@ -61,7 +61,7 @@ pub struct TakeStonesArgs {
 
 /// `referee`: grading, refereeing and the reference solvers.
 #[derive(Debug, Parser)]
-#[command(name = "referee", version, about = "Grades game-search homework and referees game-playing agents", after_help = exit::HELP)]
+#[command(name = "referee", version, about = "Grades game-search homework and referees game-playing agents")]
 pub struct RefereeCli {
     /// What to do.
     #[command(subcommand)]
@@ -251,8 +251,7 @@ pub struct ArenaOptions {
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Agents: builtin:random, builtin:simple, builtin:strong, cmd:COMMAND (any program speaking \
 docs/agent-protocol.md), or a path to a student's xxxPlayer.java (or its folder or zip), run unchanged through the \
-Java host.\nExit codes: 0 the games were played (whatever the result), 2 bad arguments, 3 an agent could not be set \
-up for a reason that is not its own (no JDK, an unwritable folder).")]
+Java host.")]
 pub struct MancalaMatchArgs {
     /// The agents and the games.
     #[command(flatten)]
@@ -327,10 +326,7 @@ pub struct ClassArgs {
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Rubric (the course's): beating builtin:random earns half the points; beating builtin:simple \
 in either seat earns all of them. Each opponent is played in both seats for every --stones value; an agent beats an \
-opponent when it wins at least one game against it for every stones value.\nExit codes: 0 graded, 2 bad \
-arguments, 3 a grader error (no JDK; also a --solution without full marks), 5 most students (a strict majority, at least \
-3) lost a rubric item the same way: a suspected grader problem, named above the summary, 130 interrupted (a re-run resumes, \
-with the seed kept in --out).")]
+opponent when it wins at least one game against it for every stones value.")]
 pub struct MancalaGradeArgs {
     /// The class and where its results go.
     #[command(flatten)]
@@ -338,9 +334,9 @@ pub struct MancalaGradeArgs {
     /// Stones per bin; several values (`3,4,5`) play every opponent at each.
     #[arg(long, value_delimiter = ',', default_value = "4")]
     pub stones: Vec<u16>,
-    /// Points for the assignment.
-    #[arg(long, default_value_t = 100.0)]
-    pub points: f64,
+    /// Points for the assignment (a decimal >= 0, at most 9 decimals).
+    #[arg(long, default_value = "100", value_parser = Points::parse_rubric)]
+    pub points: Points,
     /// Clock and runtime.
     #[command(flatten)]
     pub arena: ArenaOptions,
@@ -350,7 +346,7 @@ pub struct MancalaGradeArgs {
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Every pair plays twice (each agent in each seat). Ratings are Bradley-Terry maximum \
 likelihood with standard errors (draws count half), on the Elo scale anchored at 1500 mean. Bands follow the course: \
-top 10% and the next 15%.\nExit codes: 0 played, 2 bad arguments, 3 a grader error, 130 interrupted.")]
+top 10% and the next 15%.")]
 pub struct MancalaTournamentArgs {
     /// The class and the entrants.
     #[command(flatten)]
@@ -398,11 +394,6 @@ pub enum ColorChoice {
 
 /// `referee grade`.
 #[derive(Debug, Clone, Args)]
-#[command(after_help = "Exit codes: 0 every case passed, 1 some case did not pass, 2 usage or suite error, \
-3 harness error (never the student's fault; also a --solution without full marks), 5 most hand-ins of a class \
-(a strict majority, at least 3) failed a case the same way, or most print the other Take-Stones edition's output: a \
-suspected grader problem, named above the summary with what to check (the grades are not final), 130 interrupted (a \
-class run resumes where it stopped).")]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct GradeArgs {
     /// Grade game-playing agents by matches instead of output against a suite.
@@ -517,10 +508,6 @@ pub enum CheckTarget {
 
 /// `referee check`.
 #[derive(Debug, Clone, Args)]
-#[command(after_help = "Exit codes: 0 no divergence, 1 a divergence (takestones: shrunk and diagnosed above, or your \
-program failed the same way on every suite case, or --build failed; othello: a function disagrees, is missing, \
-raised or timed out, or the import failed), 2 usage error (e.g. a missing file), 3 the program or Python could not \
-be started.")]
 pub struct CheckArgs {
     /// The game.
     #[arg(value_enum)]

@@ -2,6 +2,8 @@
 
 use clap::{Args, ValueEnum};
 
+use crate::harness::model::Points;
+
 use super::{ArenaOptions, ClassArgs, MatchArgs, TournamentArgs};
 
 /// The rule sets, as options name them.
@@ -42,8 +44,7 @@ speaking the course's protocol). Boards are always sent as tuples of tuples.";
 
 /// `referee match othello`.
 #[derive(Debug, Clone, Args)]
-#[command(after_help = format!("{AGENTS}\nExit codes: 0 the games were played (whatever the result), 1 an agent \
-cannot play (a syntax error), 2 bad arguments, 3 an agent could not be set up for a reason that is not its own."))]
+#[command(after_help = format!("{AGENTS}"))]
 pub struct OthelloMatchArgs {
     /// The agents and the games.
     #[command(flatten)]
@@ -64,10 +65,7 @@ are earned in proportion to games won, in full from a win rate of --target (the 
 --check-share of the points is for the conformance check of the search functions, split evenly among the functions \
 the module defines in a checkable form (a missing function earns nothing).\n\
 Games are seeded from --seed (kept in --out, so a re-run replays them and resumes), the round and the seat: every \
-round is another game.\n\
-Exit codes: 0 graded, 2 bad arguments, 3 a grader error (no python3; also a --solution without full marks), 5 \
-most students (a strict majority, at least 3) failed a case the same way: a suspected grader problem, named above the summary, 130 \
-interrupted (a re-run resumes).")]
+round is another game.")]
 pub struct OthelloGradeArgs {
     /// The class and where its results go.
     #[command(flatten)]
@@ -78,13 +76,13 @@ pub struct OthelloGradeArgs {
     /// Win rate against builtin:random that earns all the play points.
     #[arg(long, default_value_t = 0.7)]
     pub target: f64,
-    /// Points for the assignment.
-    #[arg(long, default_value_t = 100.0)]
-    pub points: f64,
+    /// Points for the assignment (a decimal >= 0, at most 9 decimals).
+    #[arg(long, default_value = "100", value_parser = Points::parse_rubric)]
+    pub points: Points,
     /// Share of the points for the conformance of the student's search functions (`referee check othello`); the
     /// rest is for games. 0 skips the check.
-    #[arg(long, default_value_t = 0.5)]
-    pub check_share: f64,
+    #[arg(long, default_value = "0.5", value_parser = Points::parse_share)]
+    pub check_share: Points,
     /// Random boards of the conformance check (on top of its fixed ones).
     #[arg(long, default_value_t = 30)]
     pub check_cases: usize,
@@ -102,8 +100,7 @@ pub struct OthelloGradeArgs {
 /// `referee tournament othello`.
 #[derive(Debug, Clone, Args)]
 #[command(after_help = "Every pair plays twice (each agent with each color). Ratings are Bradley-Terry maximum \
-likelihood with standard errors (draws count half), Elo scale, mean 1500. Bands: top 10% and the next 15%.\n\
-Exit codes: 0 played, 2 bad arguments, 3 a grader error, 130 interrupted.")]
+likelihood with standard errors (draws count half), Elo scale, mean 1500. Bands: top 10% and the next 15%.")]
 pub struct OthelloTournamentArgs {
     /// The class and the entrants.
     #[command(flatten)]

@@ -54,8 +54,7 @@ arguments given after the options, and writes ROOT/results/results.json: score i
 points, under PrairieLearn's 1 MB limit. A build error, or a problem of the grader's own, is written as \
 `gradable: false` with `format_errors`, so the student loses no attempt. ROOT is --root, else $PRAIRIELEARN_ROOT, \
 else /grade.\nExample info.json entrypoint: [\"/usr/local/bin/referee\", \"prairielearn\", \"--shell\", \"--build\", \
-\"javac -d {dir} {dir}/*.java\", \"--cmd\", \"java -cp {dir} TakeStones {args}\"]\n\
-Exit codes: 0 results.json written (whatever it says), 3 it could not be written.")]
+\"javac -d {dir} {dir}/*.java\", \"--cmd\", \"java -cp {dir} TakeStones {args}\"]")]
 pub struct PrairielearnArgs {
     /// The job's root (holding data/, student/, tests/, results/).
     #[arg(long)]

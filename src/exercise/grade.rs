@@ -39,19 +39,6 @@ pub fn part_points(part: &Part, points: Points) -> Points {
     points.share(u64::from(part.spec.points), u64::from(PROBLEM_POINTS))
 }
 
-/// Every part of every variant as a build error: the hand-in holds no answer file (`why` says what it holds).
-pub fn unanswered(variants: &[Variant], why: &str, points: Points) -> Vec<CaseResult> {
-    let mut cases = Vec::new();
-    for variant in variants {
-        for part in &variant.parts {
-            let mut case = base(variant, part, Status::BuildError, points);
-            case.detail = why.to_string();
-            cases.push(case);
-        }
-    }
-    cases
-}
-
 /// What `variants` are worth together when each problem is worth `points` (a hand-in's maximum).
 pub fn total_points(variants: &[Variant], points: Points) -> Points {
     variants.iter().flat_map(|v| &v.parts).map(|part| part_points(part, points)).sum()

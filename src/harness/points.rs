@@ -100,6 +100,38 @@ impl Points {
         Some(Points(Q::new(if negative { -units } else { units }, unit)))
     }
 
+    /// A number of points as a TA writes it (`--points 10`, `2.5`): a decimal of at most [`INPUT_DECIMALS`]
+    /// decimals, not negative, at most 10^15, read exactly. Usable as a clap value parser.
+    ///
+    /// # Errors
+    /// One line saying what was expected (NaN, `inf`, an exponent, a sign, too many decimals, too large).
+    pub fn parse_rubric(text: &str) -> Result<Points, String> {
+        let expected = || {
+            format!(
+                "'{text}' is not a number of points: expected a decimal >= 0 with at most {INPUT_DECIMALS} decimals, \
+                 like 10 or 2.5"
+            )
+        };
+        let decimals = text.trim().split_once('.').map_or(0, |(_, f)| f.len());
+        let points =
+            Points::parse_decimal(text).filter(|_| !text.trim().starts_with(['-', '+'])).ok_or_else(expected)?;
+        if decimals > INPUT_DECIMALS as usize || points > Points::whole(LIMIT as i64) {
+            return Err(expected());
+        }
+        Ok(points)
+    }
+
+    /// A share of something (`--check-share 0.5`): [`Points::parse_rubric`] of at most 1.
+    ///
+    /// # Errors
+    /// One line saying what was expected.
+    pub fn parse_share(text: &str) -> Result<Points, String> {
+        match Points::parse_rubric(text) {
+            Ok(share) if share <= Points::whole(1) => Ok(share),
+            _ => Err(format!("'{text}' is not a share: expected a decimal from 0 to 1, like 0.5")),
+        }
+    }
+
     /// The exact fraction `numer / denom` of a point (0 for a zero `denom`).
     pub fn fraction(numer: i64, denom: i64) -> Points {
         if denom == 0 {

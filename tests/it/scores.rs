@@ -284,3 +284,64 @@ fn a_score_of_0_849_is_never_1() {
         assert_eq!((v["score"].as_u64(), v["max-score"].as_u64()), (Some(units), Some(10_000)), "{v}");
     }
 }
+
+proptest! {
+    /// Issue 33, item 5: a `--points` value goes straight from the command line into exact points. Any decimal of
+    /// at most nine decimals is read exactly; anything else (NaN, infinities, exponents, signs, a tenth decimal,
+    /// words) is refused with one line naming the value, never rounded on the way (main read it as f64 and kept
+    /// `0.1234567891` as 0.123456789).
+    #[test]
+    fn points_flags_take_exact_decimals_and_refuse_the_rest(
+        whole in 0u64..1_000_000,
+        fraction in "[0-9]{0,12}",
+        noise in prop_oneof![
+            Just(""), Just("NaN"), Just("inf"), Just("-"), Just("+"), Just("e3"), Just(" points"), Just("-0.5")
+        ],
+    ) {
+        let text = if noise.starts_with('-') && noise.len() > 1 {
+            noise.to_string()
+        } else if fraction.is_empty() {
+            format!("{whole}{noise}")
+        } else {
+            format!("{whole}.{fraction}{noise}")
+        };
+        let parsed = Points::parse_rubric(&text);
+        let exact = noise.is_empty() && fraction.len() <= 9;
+        match parsed {
+            Ok(points) => {
+                prop_assert!(exact, "{text} accepted");
+                let units: i64 = format!("{fraction:0<9}").parse().unwrap();
+                let expected = Points::whole(whole as i64) + Points::fraction(units, 1_000_000_000);
+                prop_assert_eq!(points, expected, "{}", text);
+            }
+            Err(line) => {
+                prop_assert!(!exact, "{text} refused: {line}");
+                prop_assert!(line.contains(&format!("'{text}'")) && !line.contains('\n'), "{line}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_points_flag_refuses_what_is_no_exact_number_of_points() {
+    let commands: [&[&str]; 4] = [
+        &["grade", "othello", "--submissions", "."],
+        &["grade", "mancala", "--submissions", "."],
+        &["exercise", "grade", "--kind", "csp", "--seed", "1", "--dir", "."],
+        &["gradescope", "bundle"],
+    ];
+    for command in commands {
+        for bad in ["NaN", "-1", "0.1234567891", "1e3", "inf"] {
+            let flag = format!("--points={bad}");
+            // The bundle's own flags come before the grade arguments it passes on.
+            let grade: &[&str] =
+                if command[0] == "gradescope" { &["--suite", "builtin:x", "--cmd", "x {args}"] } else { &[] };
+            let args = [command, &[flag.as_str()], grade].concat();
+            crate::util::assert_usage_error(&args, &format!("'{bad}' is not a number of points"));
+        }
+    }
+    crate::util::assert_usage_error(
+        &["grade", "othello", "--submissions", ".", "--check-share", "1.5"],
+        "'1.5' is not a share",
+    );
+}

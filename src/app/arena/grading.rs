@@ -15,6 +15,7 @@ use crate::harness::grade::for_each_parallel;
 use crate::harness::grade::resume::plan;
 use crate::harness::grade::roster;
 use crate::harness::model::{BuildResult, Points, SubmissionResult};
+use crate::harness::render::view::StudentView;
 use crate::harness::runner::sandbox;
 use crate::referee::record::GameRecord;
 use crate::referee::slots::CpuSlots;
@@ -33,6 +34,8 @@ pub struct ClassRun<'a> {
     pub seed: u64,
     /// Lines for the summary about how the run was set up (the seed reused from an earlier run).
     pub notes: Vec<String>,
+    /// What the assignment is worth (a hand-in that is not graded still shows its maximum).
+    pub points: Points,
 }
 
 /// What grading one student may use.
@@ -119,7 +122,7 @@ pub fn run(
     };
     let out_dir = class.class.out.clone().unwrap_or_else(|| PathBuf::from("referee-results"));
     let skip: Vec<&Path> = [Some(out_dir.as_path()), class.class.solution.as_deref()].into_iter().flatten().collect();
-    let roster = match roster::read(&class.class.submissions, &skip) {
+    let roster = match roster::read_all(&class.class.submissions, &skip) {
         Ok(r) => r,
         Err(e) => return fail(err, exit::USAGE, e.to_string()),
     };
@@ -180,6 +183,11 @@ pub fn run(
         jobs,
         |todo| {
             progress.start(&todo.entry.id);
+            if let Some(why) = crate::harness::grade::roster::loose_file(&todo.entry.path) {
+                // A loose file in the class folder: a row, not graded, saying what to hand in instead.
+                let result = SubmissionResult { not_graded: Some(why), ..grader.result(todo.entry, class.points) };
+                return Some((SubmissionResult { handin: todo.handin.clone(), ..result }, Vec::new()));
+            }
             grade(todo.entry, &grader).map(|(r, games)| (SubmissionResult { handin: todo.handin.clone(), ..r }, games))
         },
         |_, result| {
@@ -187,8 +195,8 @@ pub fn run(
             let saved = crate::harness::render::json_text::to_vec_pretty(&records)
                 .and_then(|json| write_atomic(&games_file(&out_dir, &result.id), &json))
                 .and_then(|()| store.save(&result))
-                .and_then(|()| crate::app::class_report::write_student_files(&out_dir, &result))
-                .and_then(|()| standing().write(&out_dir));
+                .and_then(|()| crate::app::class_report::write_student_files(&out_dir, &result, StudentView::DEFAULT))
+                .and_then(|()| standing().write(&out_dir, StudentView::DEFAULT));
             if let Err(e) = saved {
                 failures.push(format!("{}: {e}", result.id));
             }
@@ -197,7 +205,7 @@ pub fn run(
     );
     progress.close();
     let standing = standing();
-    if let Err(e) = standing.write_final(&out_dir) {
+    if let Err(e) = standing.write_final(&out_dir, StudentView::DEFAULT) {
         failures.push(format!("class files: {e}"));
     }
     for f in &failures {

@@ -14,12 +14,13 @@ use crate::app::grade::verdict;
 use crate::app::progress::Progress;
 use crate::app::shard::{self, Manifest, Shard};
 use crate::cli::{exit, ColorChoice, ExerciseGradeArgs};
-use crate::exercise::grade::{foreign_variant, grade, total_points, unanswered, PROBLEM_POINTS};
+use crate::exercise::grade::{foreign_variant, grade, total_points, PROBLEM_POINTS};
 use crate::exercise::{handin, owner, roster, Kind, GENERATOR_VERSION};
 use crate::harness::grade::class::{Entry, Store};
 use crate::harness::grade::for_each_parallel;
 use crate::harness::grade::resume::plan;
-use crate::harness::model::{BuildResult, Points, RunReport, SubmissionResult, SCHEMA_VERSION};
+use crate::harness::model::{Points, RunReport, SubmissionResult, SCHEMA_VERSION};
+use crate::harness::render::view::StudentView;
 use crate::harness::render::{self, Format, RenderOptions};
 
 /// The report's suite name, and the manifest's command.
@@ -45,9 +46,9 @@ struct Settings {
 impl Settings {
     /// Grades the hand-in of `entry` against the sheet of the first of `ids` its answer file fits (see
     /// [`owner`]); `handin` is its fingerprint (empty for one hand-in). Not graded (no score, the reason kept): an
-    /// answer file made for another variant, and a loose file in the class folder that is no answer file (empty,
-    /// unreadable, too large, or without a section). A folder or zip without an answer file is the student's: a
-    /// 0, with what it holds.
+    /// answer file made for another variant, a loose file in the class folder that is no answer file (empty,
+    /// unreadable, too large, or without a section), and a folder or zip without an answer file or a zip that
+    /// cannot be read (the reason says what it holds and what was looked for).
     fn grade(&self, entry: &Entry, handin: &str, ids: &[String]) -> SubmissionResult {
         let read = handin::answers(&entry.path);
         let (_, variants) = owner::choose(self.seed, &self.kinds, ids, read.as_ref().ok());
@@ -56,17 +57,8 @@ impl Settings {
                 Some(why) => (None, Vec::new(), Some(why)),
                 None => (None, grade(&variants, &file, self.points), None),
             },
-            Err(why) if handin::is_loose_file(&entry.path) => (None, Vec::new(), Some(why)),
-            Err(why) => (
-                Some(BuildResult {
-                    ok: false,
-                    command: "read the answer file".into(),
-                    message: why.clone(),
-                    elapsed_ms: 0,
-                }),
-                unanswered(&variants, &why, self.points),
-                None,
-            ),
+            // No answer to grade: never a 0 (the student may have handed in the wrong file; the TA decides).
+            Err(why) => (None, Vec::new(), Some(why)),
         };
         SubmissionResult {
             id: entry.id.clone(),
@@ -95,8 +87,8 @@ pub fn run_quietly(args: &ExerciseGradeArgs, out: &mut dyn Write, err: &mut dyn 
 }
 
 fn run_with(args: &ExerciseGradeArgs, quiet: bool, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    let points = args.points.unwrap_or(f64::from(PROBLEM_POINTS));
-    if !(points.is_finite() && points > 0.0) {
+    let points = args.points.unwrap_or(Points::whole(i64::from(PROBLEM_POINTS)));
+    if !points.is_positive() {
         let _ = writeln!(err, "referee exercise grade: --points {points}: expected a number above 0");
         return exit::USAGE;
     }
@@ -120,7 +112,7 @@ fn run_with(args: &ExerciseGradeArgs, quiet: bool, out: &mut dyn Write, err: &mu
     } else {
         format!("{fingerprint} roster={}", &crate::harness::grade::ids::hex_digest(&roster.join("\n"))[..12])
     };
-    let settings = Settings { seed: args.seed, kinds, points: Points::from_f64(points), fingerprint, quiet, roster };
+    let settings = Settings { seed: args.seed, kinds, points, fingerprint, quiet, roster };
     match (&args.submissions, &args.dir) {
         (Some(dir), _) => class(args, &settings, dir, out, err),
         (None, Some(path)) => one(args, &settings, path, out, err),
@@ -228,7 +220,7 @@ fn class(args: &ExerciseGradeArgs, settings: &Settings, dir: &Path, out: &mut dy
         },
         |_, graded| {
             let Some(result) = graded else { return };
-            let saved = store.save(&result).and_then(|()| write_student_files(&out_dir, &result));
+            let saved = store.save(&result).and_then(|()| write_student_files(&out_dir, &result, StudentView::DEFAULT));
             if let Err(e) = saved {
                 failures.push(format!("{}: {e}", result.id));
             }
@@ -276,9 +268,6 @@ fn class(args: &ExerciseGradeArgs, settings: &Settings, dir: &Path, out: &mut dy
         if named > 0 {
             note.push_str(&format!(", {named} misconception(s) named"));
         }
-        if r.build.as_ref().is_some_and(|b| !b.ok) {
-            note = "no answer file".into();
-        }
         let _ = writeln!(out, "{}", student_line(r, &note));
     }
     if !failures.is_empty() {
@@ -291,5 +280,5 @@ fn class(args: &ExerciseGradeArgs, settings: &Settings, dir: &Path, out: &mut dy
 fn write_class(out_dir: &Path, results: &mut [SubmissionResult], expected: usize) -> std::io::Result<()> {
     results.sort_by(|a, b| a.id.cmp(&b.id));
     let report = RunReport { schema: SCHEMA_VERSION, suite: SUITE.into(), submissions: results.to_vec() };
-    write_report_files(out_dir, &report, expected, &[])
+    write_report_files(out_dir, &report, expected, &[], StudentView::DEFAULT)
 }

@@ -25,7 +25,7 @@ use super::bundle::{Config, Kind, CONFIG, SOURCE};
 use crate::cli::{exit, Command, ExerciseCommand, RefereeCli, RunArgs};
 use crate::harness::grade::class::write_atomic;
 use crate::harness::grade::solution::full_marks;
-use crate::harness::model::{Outcome, Points, RunReport, Status, SubmissionResult};
+use crate::harness::model::{Outcome, RunReport, Status, SubmissionResult};
 use crate::harness::render::view::{Reveal, StudentView};
 use crate::harness::render::{self, RenderOptions};
 
@@ -284,7 +284,7 @@ pub fn problem_line(code: u8, log: &str) -> String {
 fn results_json(result: &SubmissionResult, config: &Config) -> Result<Value, String> {
     // Scaled before it is rendered, exactly, so the summary's "Score: x / y" is the score Gradescope records.
     let scaled = match config.points {
-        Some(points) => result.scaled_to(Points::from_f64(points)),
+        Some(points) => result.scaled_to(points),
         None => result.clone(),
     };
     let result = &scaled;

@@ -13,7 +13,7 @@ use zip::write::SimpleFileOptions;
 
 use crate::cli::{exit, BundleArgs, Command, GradeGame, GradescopeVisibility, RefereeCli};
 use crate::harness::grade::solution::full_marks;
-use crate::harness::model::SubmissionResult;
+use crate::harness::model::{Points, SubmissionResult};
 
 /// The configuration file inside the bundle.
 pub const CONFIG: &str = "config.json";
@@ -55,7 +55,7 @@ pub struct Config {
     pub grade: Vec<String>,
     /// Scale scores to this total (suite assignments).
     #[serde(default)]
-    pub points: Option<f64>,
+    pub points: Option<Points>,
     /// Visibility of the whole result, in Gradescope's spelling.
     #[serde(default)]
     pub visibility: Option<String>,
@@ -204,7 +204,7 @@ fn plan(args: &BundleArgs) -> Result<Plan, String> {
         }
     }
     if let Some(points) = args.points {
-        if !(points.is_finite() && points > 0.0) {
+        if !points.is_positive() {
             return Err(format!("--points {points}: expected a number above 0"));
         }
     }

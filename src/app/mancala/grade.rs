@@ -15,8 +15,8 @@ use crate::referee::game_loop::game_seed;
 use crate::referee::record::GameRecord;
 use crate::referee::spec::{prepare, AgentSpec, Prepared};
 
-/// The opponents of the rubric, weakest first, and the share of the points beating each earns.
-const RUBRIC: [(&str, f64); 2] = [("random", 0.5), ("simple", 1.0)];
+/// The rubric's opponents in order: beating the first earns half the points, the second all of them.
+const RUBRIC: [&str; 2] = ["random", "simple"];
 
 /// Runs `referee grade mancala`; returns the exit code.
 pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
@@ -40,7 +40,7 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         Err(e) => return fail(err, exit::USAGE, e),
     };
     let mut opponents = Vec::new();
-    for (name, _) in RUBRIC {
+    for name in RUBRIC {
         match prepare(&AgentSpec::Builtin(name.into()), &arena.setup) {
             Ok(p) => opponents.push(p),
             Err(e) => return fail(err, exit::INTERNAL, e.to_string()),
@@ -59,6 +59,7 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         ),
         seed,
         notes,
+        points: args.points,
     };
     let grade = |entry: &Entry, grader: &Grader<'_>| {
         let (mut result, records) = grade_student(entry, grader, &arena, &opponents, args)?;
@@ -74,8 +75,8 @@ pub fn run(args: &MancalaGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
 /// # Errors
 /// One line naming the option at fault.
 pub fn check_options(args: &MancalaGradeArgs) -> Result<(), String> {
-    if args.stones.is_empty() || !(args.points.is_finite() && args.points >= 0.0) {
-        return Err("--stones needs a value and --points a number >= 0".into());
+    if args.stones.is_empty() {
+        return Err("--stones needs a value".into());
     }
     if let Some(&stones) = args.stones.iter().find(|&&s| s == 0) {
         return Err(format!("--stones {stones}: a bin needs at least one stone"));
@@ -91,12 +92,12 @@ fn grade_student(
     opponents: &[Prepared],
     args: &MancalaGradeArgs,
 ) -> Option<(SubmissionResult, Vec<GameRecord>)> {
-    let mut result = grader.result(entry, Points::from_f64(args.points));
+    let mut result = grader.result(entry, args.points);
     let spec = AgentSpec::Java(entry.path.clone());
     let player = match prepare_student(&spec, &arena.setup, &entry.id, "javac", &mut result) {
         Ok(p) => p,
         Err((harness, _)) => {
-            result.cases = rubric_cases(Points::from_f64(args.points), &[false, false], "did not compile", harness);
+            result.cases = rubric_cases(args.points, &[false, false], "did not compile", harness);
             return Some((result, Vec::new()));
         }
     };
@@ -117,7 +118,7 @@ fn grade_student(
                     Err(message) => {
                         // Our fault, never the student's: reported as a harness error, not lost.
                         let why = format!("the grader could not play a game: {message}");
-                        result.cases = rubric_cases(Points::from_f64(args.points), &[false, false], &why, true);
+                        result.cases = rubric_cases(args.points, &[false, false], &why, true);
                         return Some((result, records));
                     }
                 };
@@ -129,7 +130,7 @@ fn grade_student(
             beats[k] &= won_any;
         }
     }
-    result.cases = rubric_cases(Points::from_f64(args.points), &beats, "", false);
+    result.cases = rubric_cases(args.points, &beats, "", false);
     result.cases.extend(games);
     result.score = result.cases.iter().map(|c| c.score).sum();
     Some((result, records))
@@ -164,7 +165,7 @@ fn rubric_cases(points: Points, beats: &[bool; 2], why_not: &str, harness: bool)
     RUBRIC
         .iter()
         .enumerate()
-        .map(|(k, (name, _))| {
+        .map(|(k, name)| {
             let earned = beats[k..].iter().any(|&b| b);
             let detail = if earned && !beats[k] {
                 "credited: it beat builtin:simple".to_string()

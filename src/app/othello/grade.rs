@@ -70,6 +70,7 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
         ),
         seed,
         notes,
+        points: args.points,
     };
     let check = conformance::Options {
         python: arena.setup.python.clone(),
@@ -90,14 +91,11 @@ pub fn run(args: &OthelloGradeArgs, out: &mut dyn Write, err: &mut dyn Write) ->
 /// # Errors
 /// One line naming the option at fault.
 pub fn check_options(args: &OthelloGradeArgs) -> Result<std::time::Duration, String> {
-    if args.games == 0 || !(args.points.is_finite() && args.points >= 0.0) {
-        return Err("--games must be at least 1 and --points a number >= 0".into());
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
     }
     if !(args.target > 0.0 && args.target <= 1.0) {
         return Err(format!("--target {}: expected a win rate above 0 and at most 1", args.target));
-    }
-    if !(0.0..=1.0).contains(&args.check_share) {
-        return Err(format!("--check-share {}: expected a share from 0 to 1", args.check_share));
     }
     super::game(&args.othello)?;
     crate::app::arena::clock(&args.arena)?;
@@ -115,7 +113,7 @@ fn grade_student(
     check: &conformance::Options,
 ) -> Option<(SubmissionResult, Vec<GameRecord>)> {
     let (mut result, records, file) = play_student(entry, grader, arena, contest, opponent, args)?;
-    if args.check_share > 0.0 {
+    if args.check_share.is_positive() {
         add_check(&mut result, file.as_deref(), check, split(args).1);
     }
     result.show_all(args.class.show);
@@ -125,8 +123,8 @@ fn grade_student(
 /// `--points` split exactly into the games' part and the conformance check's (`--check-share` of it): the two
 /// always add up to `--points`.
 fn split(args: &OthelloGradeArgs) -> (Points, Points) {
-    let total = Points::from_f64(args.points);
-    let check = total.times(Points::from_f64(args.check_share));
+    let total = args.points;
+    let check = total.times(args.check_share);
     (total - check, check)
 }
 
@@ -139,7 +137,7 @@ fn play_student(
     opponent: &Prepared,
     args: &OthelloGradeArgs,
 ) -> Option<(SubmissionResult, Vec<GameRecord>, Option<PathBuf>)> {
-    let mut result = grader.result(entry, Points::from_f64(args.points));
+    let mut result = grader.result(entry, args.points);
     let points = split(args).0;
     let total = args.games * 2;
     let rubric_name = format!("wins against builtin:random ({} games)", total);

@@ -108,7 +108,7 @@ fn reference_case(position: &Position, depth: u32) -> SuiteCase {
         args,
         stdin: None,
         expected: Expected::Reference,
-        points: 1.0,
+        points: crate::harness::model::Points::whole(1),
         timeout: None,
         tags: Vec::new(),
         visibility: Visibility::Visible,

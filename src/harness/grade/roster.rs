@@ -64,6 +64,51 @@ pub fn discover(dir: &Path) -> Result<Vec<Entry>, ClassError> {
 /// # Errors
 /// See [`discover`].
 pub fn read(dir: &Path, skip: &[&Path]) -> Result<Roster, ClassError> {
+    read_with(dir, skip, false)
+}
+
+/// [`read`], with every loose file of `dir` (not a folder, not a `.zip`) listed too, so that a class run gives it
+/// a row (not graded, saying what to hand in instead: see [`loose_file`]) rather than passing it over. Hidden
+/// files and the operating systems' own (`__MACOSX`, `Thumbs.db`, `desktop.ini`) are still skipped.
+///
+/// # Errors
+/// See [`discover`].
+pub fn read_all(dir: &Path, skip: &[&Path]) -> Result<Roster, ClassError> {
+    read_with(dir, skip, true)
+}
+
+/// Names a class folder may hold that are nobody's hand-in: what macOS and Windows leave in any folder.
+pub fn is_os_junk(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    name.starts_with('.') || lower == "__macosx" || lower == "thumbs.db" || lower == "desktop.ini"
+}
+
+/// Why the hand-in at `path` is no hand-in a program suite or a game can grade: `Some` for a loose file (not a
+/// folder, not a `.zip`), with what to hand in instead.
+pub fn loose_file(path: &Path) -> Option<String> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let zip = name.to_ascii_lowercase().ends_with(".zip");
+    let file = fs::metadata(path).is_ok_and(|m| !m.is_dir());
+    (file && !zip).then(|| {
+        format!(
+            "a loose file, not a hand-in: {} is neither a folder nor a .zip (hand in a folder or a .zip holding \
+             the program's files, e.g. {}/{})",
+            printable(&name),
+            printable(&student_id(stem(&name))),
+            printable(&name)
+        )
+    })
+}
+
+/// A loose file's name without its extension (`alice.py` is `alice`; `.profile` and `alice` stay).
+fn stem(name: &str) -> &str {
+    match name.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem,
+        _ => name,
+    }
+}
+
+fn read_with(dir: &Path, skip: &[&Path], loose: bool) -> Result<Roster, ClassError> {
     let io_at = |source| ClassError::Io { path: dir.to_path_buf(), source };
     let skip: Vec<PathBuf> = skip.iter().filter_map(|o| fs::canonicalize(o).ok()).collect();
     let mut found: Vec<(String, String, PathBuf)> = Vec::new();
@@ -77,7 +122,8 @@ pub fn read(dir: &Path, skip: &[&Path]) -> Result<Roster, ClassError> {
         // A link that leads nowhere and a `.zip` that is no file are hand-ins the grader cannot read: they get a
         // row that says so, rather than vanishing from the class.
         let broken = fs::metadata(&path).map_or(true, |m| named_zip && !m.is_file() && !m.is_dir());
-        if name.starts_with('.') || name == "__MACOSX" || !(path.is_dir() || (named_zip && path.is_file()) || broken) {
+        let listed = path.is_dir() || (named_zip && path.is_file()) || broken || (loose && path.is_file());
+        if name.starts_with('.') || name == "__MACOSX" || (loose && is_os_junk(&name)) || !listed {
             continue;
         }
         // Only by where the run's own folders are: never by anything inside a folder, which a hand-in could hold.
@@ -85,7 +131,7 @@ pub fn read(dir: &Path, skip: &[&Path]) -> Result<Roster, ClassError> {
             skipped.push(printable(&name));
             continue;
         }
-        let raw = student_id(&name);
+        let raw = if loose && path.is_file() && !named_zip { student_id(stem(&name)) } else { student_id(&name) };
         found.push((safe_id(&raw), name, path));
     }
     if !skipped.is_empty() {

@@ -75,6 +75,11 @@ pub fn grade_submission(
         sandbox: config.sandbox.layers.names(),
         not_graded: None,
     };
+    if let Some(why) = super::roster::loose_file(source) {
+        // Nothing to lay out or run: not graded, never a 0, with what to hand in instead.
+        let max_score = not_run(suite, Status::BuildError, &why).iter().map(|c| c.max_score).sum();
+        return Ok(SubmissionResult { max_score, not_graded: Some(why), ..finish(None, Vec::new()) });
+    }
     if let Some(message) = disk_shortage(scratch, config.limits.disk_bytes, &config.sandbox) {
         return Ok(finish(None, not_run(suite, Status::HarnessError, &message)));
     }

@@ -13,7 +13,7 @@ use std::path::Path;
 use super::readings::{parse_accept_file, ACCEPT_FILE};
 use super::{EditionName, Expected, ReferenceGame, ReferenceSpec, Suite, SuiteCase, SuiteError, DEFAULT_TIMEOUT};
 use crate::harness::compare::ComparePolicy;
-use crate::harness::model::{Show, Visibility};
+use crate::harness::model::{Points, Show, Visibility};
 
 /// The file that lists a course folder's cases.
 pub const TESTCASE_FILE: &str = "testcase.txt";
@@ -53,7 +53,7 @@ pub fn suite_from(
             args: line.args,
             stdin: None,
             expected: Expected::Text(expected),
-            points: 1.0,
+            points: Points::whole(1),
             timeout: None,
             tags: Vec::new(),
             visibility: Visibility::Visible,

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::harness::compare::ComparePolicy;
-use crate::harness::model::{Show, Visibility};
+use crate::harness::model::{Points, Show, Visibility};
 use crate::reference::takestones::Edition;
 
 pub use readings::Reading;
@@ -91,8 +91,8 @@ pub struct SuiteCase {
     pub stdin: Option<Vec<u8>>,
     /// The expected output.
     pub expected: Expected,
-    /// Points for a pass.
-    pub points: f64,
+    /// Points for a pass (exact).
+    pub points: Points,
     /// Overrides the suite's time limit.
     pub timeout: Option<Duration>,
     /// Free-form labels (reports group by them).
@@ -246,11 +246,6 @@ impl Suite {
         for case in &mut self.cases {
             case.show = show;
         }
-    }
-
-    /// Total points.
-    pub fn max_score(&self) -> f64 {
-        self.cases.iter().map(|c| c.points).sum()
     }
 
     /// A stable fingerprint of everything that decides a grade (cases, expectations, points, policy), so a

@@ -39,7 +39,7 @@ use serde::Deserialize;
 
 use super::{Expected, ReferenceSpec, Suite, SuiteCase, SuiteError, DEFAULT_TIMEOUT};
 use crate::harness::compare::ComparePolicy;
-use crate::harness::model::{Show, Visibility};
+use crate::harness::model::{Points, Show, Visibility};
 use crate::harness::suite::Reading;
 
 #[derive(Deserialize)]
@@ -178,10 +178,13 @@ pub fn parse(text: &str, path: &Path) -> Result<Suite, SuiteError> {
             (None, None) => None,
             _ => return Err(invalid(format!("{at}: give stdin or stdin-file, not both"))),
         };
+        // TOML gives a number as f64 (an integer converts exactly); it is read to 9 decimals here and exact from
+        // then on.
         let points = c.points.unwrap_or(1.0);
         if !(points.is_finite() && points >= 0.0) {
             return Err(invalid(format!("{at}: points must be a number >= 0")));
         }
+        let points = Points::from_f64(points);
         let args = match c.args {
             Some(Args::Line(line)) => line.split_whitespace().map(String::from).collect(),
             Some(Args::List(list)) => list,
@@ -272,7 +275,7 @@ mod tests {
         assert!(suite.compare.line_credit && suite.compare.crlf);
         assert_eq!(suite.cases[1].compare, Some(ComparePolicy::exact()));
         assert_eq!(suite.cases[1].timeout, Some(Duration::from_millis(500)));
-        assert_eq!(suite.max_score(), 7.0);
+        assert_eq!(suite.cases.iter().map(|c| c.points).sum::<Points>(), Points::whole(7));
     }
 
     #[test]
