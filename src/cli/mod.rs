@@ -562,8 +562,8 @@ pub struct CheckArgs {
     /// 600000).
     #[arg(long)]
     pub run_as_self: bool,
-    /// takestones: with each located cause, print its proof case by case: the changed component and every case
-    /// the changed reference reproduced.
+    /// With each located cause, print its proof: takestones, the changed component and every case the changed
+    /// reference reproduced; othello, the replaced function and the answers it reproduced, function by function.
     #[arg(long)]
     pub explain: bool,
     /// The sandbox policy.

@@ -49,6 +49,7 @@ mod othello;
 mod othello_agents;
 mod othello_causes;
 mod othello_check;
+mod othello_proof;
 mod othello_referee;
 mod othello_reference;
 mod othello_shared;

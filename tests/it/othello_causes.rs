@@ -11,7 +11,7 @@ use referee::referee::othello::conformance::function::Function;
 use referee::referee::othello::conformance::report::{FunctionReport, Report};
 use referee::referee::othello::conformance::{run, Options};
 
-const PYTHON: &str = "/usr/bin/python3";
+pub(crate) const PYTHON: &str = "/usr/bin/python3";
 
 /// The fixture `base` with `(from, to)` replacements (every occurrence) and `tail` appended (later definitions
 /// override earlier ones), written as `name`.
@@ -370,7 +370,7 @@ fn grading_gives_the_same_causes_as_feedback() {
 
 /// One change to `limit_ai.py`, in the style students write bugs.
 #[derive(Clone, Copy)]
-enum Change {
+pub(crate) enum Change {
     /// The first occurrence of `from` inside the definition of `function`.
     In(&'static str, &'static str, &'static str),
     /// Every occurrence of `from` in the file.
@@ -382,28 +382,32 @@ enum Change {
 /// An unseen bug: its changes, and the functions it makes wrong on their own with the part isolation must name in
 /// each (`""`: the function must be found wrong on its own, whatever part is named), and the catalogued cause every
 /// failing function must carry (`""`: none required).
-struct Unseen {
-    name: &'static str,
-    changes: &'static [Change],
-    faulty: &'static [(Function, &'static str)],
+pub(crate) struct Unseen {
+    pub(crate) name: &'static str,
+    pub(crate) changes: &'static [Change],
+    pub(crate) faulty: &'static [(Function, &'static str)],
     catalogued: &'static str,
 }
 
 /// `limit_ai.py` with the changes of `bug`, under target/tmp.
 fn unseen_module(bug: &Unseen) -> PathBuf {
+    module_with(bug.name, bug.changes)
+}
+
+/// `limit_ai.py` with `changes`, written under target/tmp as `NAME_ai.py`.
+pub(crate) fn module_with(name: &str, changes: &[Change]) -> PathBuf {
     let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/othello/modules");
     let mut source = std::fs::read_to_string(fixtures.join("limit_ai.py")).unwrap();
-    for change in bug.changes {
+    for change in changes {
         match *change {
             Change::In(function, from, to) => {
                 let start = source.find(&format!("def {function}(")).unwrap();
                 let end = source[start + 1..].find("\ndef ").map_or(source.len(), |e| start + 1 + e);
-                let at =
-                    source[start..end].find(from).unwrap_or_else(|| panic!("{}: `{from}` not in {function}", bug.name));
+                let at = source[start..end].find(from).unwrap_or_else(|| panic!("{name}: `{from}` not in {function}"));
                 source.replace_range(start + at..start + at + from.len(), to);
             }
             Change::Every(from, to) => {
-                assert!(source.contains(from), "{}: `{from}`", bug.name);
+                assert!(source.contains(from), "{name}: `{from}`");
                 source = source.replace(from, to);
             }
             Change::Tail(text) => source.push_str(text),
@@ -411,7 +415,7 @@ fn unseen_module(bug: &Unseen) -> PathBuf {
     }
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("unseen-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{}_ai.py", bug.name.replace('-', "_")));
+    let path = dir.join(format!("{}_ai.py", name.replace('-', "_")));
     std::fs::write(&path, source).unwrap();
     path
 }
@@ -506,7 +510,7 @@ const MM_MIN: &str = "minimax_min_node";
 /// updated in the max node, a Min node ignoring the limit, a heuristic at the limit, a utility of one color, a
 /// select starting from a zero window, a cache key without the color, ties kept last by visiting the moves in
 /// reverse) and more of the same kinds written other ways.
-const UNSEEN: &[Unseen] = &[
+pub(crate) const UNSEEN: &[Unseen] = &[
     Unseen {
         name: "swap-window-max",
         changes: &[Change::In(AB_MAX, "(child, color, alpha, beta,", "(child, color, beta, alpha,")],
@@ -721,7 +725,7 @@ fn assert_isolated(bug: &Unseen) -> (Report, f64) {
             assert!(has(bug.catalogued), "{}: {:?} lacks {}: {:#?}", bug.name, f.function, bug.catalogued, f.causes);
         }
         match bug.faulty.iter().find(|(g, _)| *g == f.function) {
-            Some((_, part)) => {
+            Some((_, part)) if bug.faulty.len() == 1 => {
                 assert!(
                     has("wrong-on-its-own"),
                     "{}: {:?} not found wrong on its own: {:#?}",
@@ -729,9 +733,23 @@ fn assert_isolated(bug: &Unseen) -> (Report, f64) {
                     f.function,
                     f.causes
                 );
+                // Named with its proof: the reference with only this function replaced reproduces every answer of
+                // every function checked.
+                let proof = f.proof.as_ref().unwrap_or_else(|| panic!("{}: located without a proof", bug.name));
+                assert_eq!(proof.replaced, f.function);
+                let callable = report.functions.iter().filter(|g| g.form.callable()).count();
+                assert_eq!(proof.reproduced.len(), callable, "{}: {proof:?}", bug.name);
+                let wrong_one = f.causes.iter().find(|c| c.name == "wrong-on-its-own").unwrap();
+                assert!(wrong_one.evidence.iter().any(|e| e.starts_with("proof: the reference with only ")));
                 if !part.is_empty() {
                     assert!(has(part), "{}: {:?} lacks the part {part}: {:#?}", bug.name, f.function, f.causes);
                 }
+            }
+            Some(_) => {
+                // Several functions are wrong: the reference with any one of them replaced does not reproduce the
+                // others' answers, so none is named; what differs is said instead.
+                assert!(located.is_empty(), "{}: {:?} named without proof: {:#?}", bug.name, f.function, located);
+                assert!(!has("wrong-on-its-own") && f.proof.is_none(), "{}: {:#?}", bug.name, f.causes);
             }
             None => {
                 assert!(located.is_empty(), "{}: {:?} wrongly blamed: {:#?}", bug.name, f.function, located);

@@ -56,7 +56,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         Err(HarnessError::Input(message)) => return fail(exit::USAGE, message),
         Err(HarnessError::Setup(message)) => return fail(exit::INTERNAL, message),
     };
-    let _ = out.write_all(render::render(&report).as_bytes());
+    let _ = out.write_all(render::render_with(&report, args.explain).as_bytes());
     let _ = out.flush();
     if let Some(path) = &args.json {
         let written = crate::harness::render::json_text::to_vec_pretty(&report).and_then(|mut bytes| {

@@ -212,8 +212,10 @@ impl Helper {
         request["id"] = Value::from(self.next_id);
         // Only an isolated call has the reference's stand-ins answered, and only for the other functions.
         let isolating = request.get("isolate").and_then(Value::as_bool).unwrap_or(false);
-        let tested =
-            request.get("call").and_then(Value::as_str).and_then(|n| Function::ALL.into_iter().find(|f| f.name() == n));
+        // The function under test: the one `replaced` names (a proof's request, which asks the reference's
+        // `call` over it), else the one called.
+        let under_test = request.get("replaced").or_else(|| request.get("call"));
+        let tested = under_test.and_then(Value::as_str).and_then(|n| Function::ALL.into_iter().find(|f| f.name() == n));
         process.send(&request.to_string());
         let deadline = Instant::now() + self.timeout;
         loop {

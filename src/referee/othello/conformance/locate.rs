@@ -16,6 +16,7 @@ use super::inside::{self, Finding, Seen};
 use super::isolate::{self, Alone, Answered, Logged, Verdict};
 use super::judge::{self, Expected};
 use super::plan::Call;
+use super::proof::{self, Miss, Proof};
 use super::reference;
 use super::report::FunctionReport;
 use crate::game::othello::Grid;
@@ -58,12 +59,17 @@ pub fn locate(helper: &mut Helper, reports: &mut [FunctionReport], checked: &[Ch
         });
     }
     let failing: Vec<Function> = reports.iter().filter(|f| f.failed()).map(|f| f.function).collect();
-    let faulty: Vec<Function> = reports
-        .iter()
-        .zip(&alone)
-        .filter(|(_, a)| a.as_ref().is_some_and(|a| a.verdict() == Verdict::WrongAlone))
-        .map(|(f, _)| f.function)
-        .collect();
+    // A function wrong on its own is named only with its proof: the reference with it replaced by the student's
+    // reproduces every answer observed ([`proof`]).
+    let mut proofs: Vec<Option<Result<Proof, Miss>>> = vec![None; reports.len()];
+    for k in 0..reports.len() {
+        if !alone[k].as_ref().is_some_and(|a| a.verdict() == Verdict::WrongAlone) {
+            continue;
+        }
+        proofs[k] = Some(proof::prove(helper, reports[k].function, reports, checked, cases));
+    }
+    let faulty: Vec<Function> =
+        reports.iter().zip(&proofs).filter(|(_, p)| matches!(p, Some(Ok(_)))).map(|(f, _)| f.function).collect();
     // What a function right on its own is wrong through: the faulty functions under it, through any number of
     // functions that are themselves only wrong through others.
     let functions: Vec<Function> = reports.iter().map(|r| r.function).collect();
@@ -92,23 +98,38 @@ pub fn locate(helper: &mut Helper, reports: &mut [FunctionReport], checked: &[Ch
     for k in 0..reports.len() {
         let Some(a) = &alone[k] else { continue };
         let function = reports[k].function;
-        match a.verdict() {
-            Verdict::WrongAlone => {
-                let cause = wrong_alone(function, a, &checked[k], cases);
+        match (a.verdict(), proofs[k].take()) {
+            (Verdict::WrongAlone, Some(Ok(proof))) => {
+                let cause = wrong_alone(function, a, &checked[k], cases).with_evidence(proof.line());
                 reports[k].causes.push(cause);
+                reports[k].proof = Some(proof);
                 let findings = probe(helper, function, &checked[k], a, cases);
                 add_findings(&mut reports[k], &findings);
             }
-            Verdict::RightAlone => {
-                let direct: Vec<Function> = a.callees.iter().copied().filter(|c| failing.contains(c)).collect();
-                let blamed = under(function);
-                let through = if blamed.is_empty() { direct } else { blamed };
+            (Verdict::WrongAlone, miss) => {
+                let symptom = unproven(function, a, miss.and_then(Result::err).as_ref());
+                reports[k].symptoms.push(symptom);
+            }
+            (Verdict::RightAlone, _) => {
+                let through = under(function);
+                if through.is_empty() {
+                    let callees = and_list(&beneath(function));
+                    reports[k].symptoms.push(format!(
+                        "your {} agrees on every call once the reference's {callees} are under it, so what differs \
+                         is in the functions it calls; no one of them alone reproduces your answers, so none is \
+                         named: check each of them on its own",
+                        function.name()
+                    ));
+                }
                 if let Some(cause) = right_alone(function, a, &through) {
                     reports[k].causes.push(cause);
                 }
-                ties_through(&mut reports[k], &through);
+                // The catalogued tie bug is proven by its convention changing every node: say which of them keep
+                // the last tie, proven one by one or not.
+                let direct: Vec<Function> = a.callees.iter().copied().filter(|c| failing.contains(c)).collect();
+                ties_through(&mut reports[k], if through.is_empty() { &direct } else { &through });
             }
-            Verdict::Unclear => {}
+            (Verdict::Unclear, _) => {}
         }
     }
     let verdicts: Vec<Option<Verdict>> = alone.iter().map(|a| a.as_ref().map(Alone::verdict)).collect();
@@ -230,6 +251,36 @@ fn wrong_alone(function: Function, a: &Alone, c: &Checked, cases: &[Case]) -> Ca
         ));
     }
     cause
+}
+
+/// What is said of a function wrong on its own whose replacement in the reference does not reproduce every answer
+/// (`miss`: the first answer it does not give back): the symptom and how to look, naming nothing as the cause.
+fn unproven(function: Function, a: &Alone, miss: Option<&Miss>) -> String {
+    let name = function.name();
+    let callees = and_list(&beneath(function));
+    let over = if callees.is_empty() { String::new() } else { format!(" with the reference's {callees} under it") };
+    let head = format!(
+        "your {name} disagrees{over} ({} of {} calls), but the reference with only {name} replaced by yours does \
+         not reproduce every answer of your module",
+        a.wrong + a.raised,
+        a.asked
+    );
+    match miss {
+        Some(m) => {
+            let then = if m.function == function {
+                "then what it asks of the functions it calls".to_string()
+            } else {
+                format!("then {}", m.function.name())
+            };
+            format!(
+                "{head}: on {} yours gives {}, it gives {}. More than one function differs and no single one \
+                 accounts for your answers, so none is named: check {name} on its own, {then}, each against the \
+                 template",
+                m.call, m.observed, m.changed
+            )
+        }
+        None => format!("{head}; none is named: check {name} on its own against the template"),
+    }
 }
 
 fn right_alone(function: Function, a: &Alone, through: &[Function]) -> Option<Cause> {

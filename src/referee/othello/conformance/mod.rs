@@ -10,7 +10,8 @@
 //! - [`folder`]: the fresh copy of the module's folder every Python process starts in, and the check that ends a
 //!   process whose call changed its folder.
 //! - [`causes`], [`variant`] and [`cache`]: the catalog of known bugs; [`locate`], [`isolate`] and [`inside`]:
-//!   which function is wrong on its own and which part of it, run only after a disagreement; [`oracle`]: the
+//!   which function is wrong on its own and which part of it, run only after a disagreement; [`proof`]: a function
+//!   is named only when the reference with it replaced by the student's reproduces every answer; [`oracle`]: the
 //!   reference's stand-ins of an isolated call, answered in this process (the helper holds no reference).
 //! - [`report`] and [`render`]: the result, as JSON and as text.
 
@@ -26,6 +27,7 @@ pub mod judge;
 pub mod locate;
 pub mod oracle;
 pub mod plan;
+pub mod proof;
 pub mod reference;
 pub mod render;
 pub mod report;
@@ -234,6 +236,8 @@ fn check_function(
         skipped: 0,
         failures: Vec::new(),
         causes: Vec::new(),
+        proof: None,
+        symptoms: Vec::new(),
     };
     let mut replies: Vec<Option<Value>> = vec![None; calls.len()];
     let mut raised: Vec<Option<String>> = vec![None; calls.len()];

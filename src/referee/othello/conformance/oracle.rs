@@ -204,6 +204,10 @@ impl<'a> Oracle<'a> {
             Some(_) => false,
         };
         if moves.is_empty() || at_limit {
+            if self.tested == Function::ComputeUtility {
+                // A proof over the student's compute_utility: the reference's leaves are scored by it.
+                return Ok((None, self.ask_student(Function::ComputeUtility, a)?));
+            }
             let (dark, light) = (a.grid.count(Player::Max) as i64, a.grid.count(Player::Min) as i64);
             return Ok((None, Val::Int(if a.player == Player::Max { dark - light } else { light - dark })));
         }

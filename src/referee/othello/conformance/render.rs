@@ -10,6 +10,11 @@ pub const SHOWN: usize = 5;
 
 /// The whole report as the terminal shows it.
 pub fn render(report: &Report) -> String {
+    render_with(report, false)
+}
+
+/// The whole report; with `explain`, every located function's proof function by function.
+pub fn render_with(report: &Report, explain: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -40,6 +45,11 @@ pub fn render(report: &Report) -> String {
     }
     for f in &report.functions {
         function(&mut out, f, true);
+        if let Some(proof) = f.proof.as_ref().filter(|_| explain) {
+            for line in proof.detail() {
+                let _ = writeln!(out, "    {line}");
+            }
+        }
     }
     let names = |missing: bool| -> Vec<&str> {
         let failing = report.functions.iter().filter(|f| f.failed() && (f.form == Form::Missing) == missing);
@@ -109,6 +119,9 @@ pub fn function(out: &mut String, f: &FunctionReport, with_causes: bool) {
             for line in &cause.evidence {
                 let _ = writeln!(out, "    {line}");
             }
+        }
+        for symptom in &f.symptoms {
+            let _ = writeln!(out, "  symptom: {symptom}");
         }
     }
     for failure in f.failures.iter().take(SHOWN) {

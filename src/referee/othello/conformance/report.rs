@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::function::{Form, Function};
+use super::proof::Proof;
 use crate::harness::cause::Cause;
 
 /// Everything one check found (serialized as `--json` writes it).
@@ -57,6 +58,13 @@ pub struct FunctionReport {
     pub failures: Vec<Failure>,
     /// Why it disagrees (or which accepted reading it follows), when the cause catalog could tell.
     pub causes: Vec<Cause>,
+    /// The proof behind its `wrong-on-its-own` cause: the reference with this function replaced by the student's
+    /// reproduces every answer observed ([`super::proof`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<Proof>,
+    /// What differs and how to look, when isolation found it wrong but nothing is proven: never a named cause.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub symptoms: Vec<String>,
 }
 
 /// How a call went wrong.

@@ -184,6 +184,8 @@ class Isolation:
     def __init__(self):
         self.tested = None
         self.original = None
+        # Whether the call is a proof's (a request with "replaced"): see stand_in.
+        self.proof = False
         # The student's template functions as the module had them, by name.
         self.originals = {}
         self.forms = {}
@@ -334,6 +336,12 @@ def stand_in(name):
 
     def ref(*args, **kwargs):
         values = read_args(name, args, kwargs)
+        original = ISO.originals.get(name)
+        limit = values["limit"]
+        if ISO.proof and original is not None and isinstance(limit, numbers.Real) and limit < 0:
+            # A limit below 0 is outside what the template defines: in a proof the module's own function answers
+            # it, so only the function replaced differs from the module.
+            return original(*args, **kwargs)
         direct = ISO.depth == 0
         ISO.depth += 1
         try:
@@ -444,11 +452,23 @@ def answer(module, forms, request):
     def call():
         return function(*args, **{s: int(s in on) for s in switch_names(function)})
 
+    # With "replaced", the reference's `name` is asked instead, over the student's `replaced` alone (the proof
+    # that `replaced` on its own accounts for `name`'s answers).
+    tested = request.get("replaced") or name
+    ISO.proof = bool(request.get("replaced"))
+    if tested != name:
+        if tested not in forms:
+            return {"error": "HelperError: %s cannot be called" % tested}
+        reference_call = stand_in(name)
+
+        def call():
+            return reference_call(*args)
+
     try:
         if request.get("isolate"):
-            if not defined_in(function, module):
-                return {"error": "HelperError: %s is not defined in the module, so it cannot be isolated" % name}
-            result = isolated(module, name, call)
+            if not defined_in(getattr(module, tested), module):
+                return {"error": "HelperError: %s is not defined in the module, so it cannot be isolated" % tested}
+            result = isolated(module, tested, call)
             return {"ok": plain(result), "log": ISO.log}
         result = call()
         note_shape(name, result)
