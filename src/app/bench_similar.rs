@@ -39,7 +39,7 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
             planted.push((from, i));
             disguise(&texts[from], Lang::Java, &Disguise::all(0.10), &mut rng)
         } else {
-            program(Lang::Java, 260, &mut rng)
+            program(Lang::Java, 240, &mut rng)
         };
         texts.push(text);
     }

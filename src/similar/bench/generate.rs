@@ -65,6 +65,64 @@ fn method(out: &mut Vec<String>, lang: Lang, m: &str, methods: &[String], rng: &
     }
 }
 
+/// A random expression over `vars` and `methods`, nested at most `depth` deep.
+fn expr(lang: Lang, vars: &[String], methods: &[String], depth: usize, rng: &mut Rng) -> String {
+    let pick = |rng: &mut Rng| vars[rng.below(vars.len())].clone();
+    if depth == 0 || rng.below(3) == 0 {
+        return match rng.below(5) {
+            0 => (rng.below(100)).to_string(),
+            1 => format!("{}[{}]", pick(rng), rng.below(8)),
+            _ => pick(rng),
+        };
+    }
+    let ops = ["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"];
+    match rng.below(7) {
+        0..=2 => format!(
+            "{} {} {}",
+            expr(lang, vars, methods, depth - 1, rng),
+            ops[rng.below(ops.len())],
+            expr(lang, vars, methods, depth - 1, rng)
+        ),
+        3 => format!("({})", expr(lang, vars, methods, depth - 1, rng)),
+        4 if !methods.is_empty() => {
+            let callee = &methods[rng.below(methods.len())];
+            let args: Vec<String> = (0..1 + rng.below(3)).map(|_| expr(lang, vars, methods, depth - 1, rng)).collect();
+            format!("{callee}({})", args.join(", "))
+        }
+        5 => {
+            let (c, a, b) = (
+                cond(lang, vars, methods, rng),
+                expr(lang, vars, methods, depth - 1, rng),
+                expr(lang, vars, methods, depth - 1, rng),
+            );
+            match lang {
+                Lang::Java => format!("({c}) ? {a} : {b}"),
+                Lang::Python => format!("({a} if {c} else {b})"),
+            }
+        }
+        _ => match lang {
+            Lang::Java => format!("Math.abs({})", expr(lang, vars, methods, depth - 1, rng)),
+            Lang::Python => format!("abs({})", expr(lang, vars, methods, depth - 1, rng)),
+        },
+    }
+}
+
+/// A random condition.
+fn cond(lang: Lang, vars: &[String], methods: &[String], rng: &mut Rng) -> String {
+    let cmp = ["<", ">", "<=", ">=", "==", "!="][rng.below(6)];
+    let one = format!("{} {cmp} {}", expr(lang, vars, methods, 1, rng), expr(lang, vars, methods, 1, rng));
+    if rng.below(3) == 0 {
+        let join = match lang {
+            Lang::Java => ["&&", "||"][rng.below(2)],
+            Lang::Python => ["and", "or"][rng.below(2)],
+        };
+        let v = &vars[rng.below(vars.len())];
+        format!("{one} {join} {v} != {}", rng.below(10))
+    } else {
+        one
+    }
+}
+
 #[expect(clippy::too_many_arguments, reason = "a recursive generator's state; a struct would only rename it")]
 fn block(
     out: &mut Vec<String>,
@@ -81,52 +139,47 @@ fn block(
         Lang::Python => "    ".repeat(level - 1),
     };
     let end = if lang == Lang::Java { ";" } else { "" };
-    let ops = ["+", "-", "*", "%", "/"];
+    let callable = &methods[..methods.len().saturating_sub(1)];
     for _ in 0..n {
         let pick = |rng: &mut Rng, vars: &Vec<String>| vars[rng.below(vars.len())].clone();
-        let expr = |rng: &mut Rng, vars: &Vec<String>| {
-            let a = pick(rng, vars);
-            match rng.below(4) {
-                0 => format!("{a} {} {}", ops[rng.below(ops.len())], 1 + rng.below(9)),
-                1 => format!("{a} {} {}", ops[rng.below(3)], pick(rng, vars)),
-                2 => format!("({a} + {}) * {}", pick(rng, vars), 2 + rng.below(5)),
-                _ => format!("{a}"),
-            }
-        };
-        match rng.below(if nesting >= 2 { 4 } else { 7 }) {
+        match rng.below(if nesting >= 2 { 5 } else { 9 }) {
             0 | 1 => {
                 let v = name(rng);
-                let e = expr(rng, vars);
-                let decl = if lang == Lang::Java { "int " } else { "" };
+                let e = expr(lang, vars, callable, 3, rng);
+                let decl = if lang == Lang::Java { ["int ", "long ", "double ", "var "][rng.below(4)] } else { "" };
                 out.push(format!("{pad}{decl}{v} = {e}{end}"));
                 vars.push(v);
             }
             2 => {
                 let v = pick(rng, vars);
-                let e = expr(rng, vars);
-                let op = ["=", "+=", "-="][rng.below(3)];
+                let e = expr(lang, vars, callable, 3, rng);
+                let op = ["=", "+=", "-=", "*=", "|="][rng.below(5)];
                 out.push(format!("{pad}{v} {op} {e}{end}"));
             }
-            3 if methods.len() > 1 => {
-                let v = pick(rng, vars);
-                let callee = &methods[rng.below(methods.len() - 1)];
-                let a = pick(rng, vars);
-                out.push(format!("{pad}{v} = {callee}({a}){end}"));
-            }
             3 => {
-                let v = pick(rng, vars);
-                out.push(
-                    format!("{pad}{v} = Math.max({v}, {}){end}", pick(rng, vars))
-                        .replace("Math.max", if lang == Lang::Java { "Math.max" } else { "max" }),
-                );
+                let e = expr(lang, vars, callable, 2, rng);
+                match lang {
+                    Lang::Java => out.push(format!("{pad}System.out.println(\"{}: \" + {e});", name(rng))),
+                    Lang::Python => out.push(format!("{pad}print(\"{}:\", {e})", name(rng))),
+                }
             }
             4 => {
-                let (a, b) = (pick(rng, vars), pick(rng, vars));
-                let cmp = ["<", ">", "<=", ">=", "=="][rng.below(5)];
+                let c = cond(lang, vars, callable, rng);
+                let e = expr(lang, vars, callable, 2, rng);
+                match lang {
+                    Lang::Java => out.push(format!("{pad}if ({c}) return {e};")),
+                    Lang::Python => {
+                        out.push(format!("{pad}if {c}:"));
+                        out.push(format!("{pad}    return {e}"));
+                    }
+                }
+            }
+            5 | 6 => {
+                let c = cond(lang, vars, callable, rng);
                 let inner = 1 + rng.below(3);
                 match lang {
-                    Lang::Java => out.push(format!("{pad}if ({a} {cmp} {b}) {{")),
-                    Lang::Python => out.push(format!("{pad}if {a} {cmp} {b}:")),
+                    Lang::Java => out.push(format!("{pad}if ({c}) {{")),
+                    Lang::Python => out.push(format!("{pad}if {c}:")),
                 }
                 let mut scoped = vars.clone();
                 block(out, lang, level + 1, inner, &mut scoped, methods, rng, nesting + 1);
@@ -136,18 +189,19 @@ fn block(
                         Lang::Python => out.push(format!("{pad}else:")),
                     }
                     let mut scoped = vars.clone();
-                    block(out, lang, level + 1, inner, &mut scoped, methods, rng, nesting + 1);
+                    block(out, lang, level + 1, 1 + rng.below(3), &mut scoped, methods, rng, nesting + 1);
                 }
                 if lang == Lang::Java {
                     out.push(format!("{pad}}}"));
                 }
             }
-            5 => {
+            7 => {
                 let i = name(rng);
-                let hi = pick(rng, vars);
+                let hi = expr(lang, vars, callable, 1, rng);
+                let lo = rng.below(3);
                 match lang {
-                    Lang::Java => out.push(format!("{pad}for (int {i} = 0; {i} < {hi}; {i}++) {{")),
-                    Lang::Python => out.push(format!("{pad}for {i} in range({hi}):")),
+                    Lang::Java => out.push(format!("{pad}for (int {i} = {lo}; {i} < {hi}; {i}++) {{")),
+                    Lang::Python => out.push(format!("{pad}for {i} in range({lo}, {hi}):")),
                 }
                 let mut scoped = vars.clone();
                 scoped.push(i);
@@ -157,12 +211,14 @@ fn block(
                 }
             }
             _ => {
-                let (a, b) = (pick(rng, vars), pick(rng, vars));
+                let c = cond(lang, vars, callable, rng);
+                let a = pick(rng, vars);
                 match lang {
-                    Lang::Java => out.push(format!("{pad}while ({a} > {b}) {{")),
-                    Lang::Python => out.push(format!("{pad}while {a} > {b}:")),
+                    Lang::Java => out.push(format!("{pad}while ({c}) {{")),
+                    Lang::Python => out.push(format!("{pad}while {c}:")),
                 }
-                out.push(format!("{pad}    {a} = {a} / 2 - 1{end}"));
+                let e = expr(lang, vars, callable, 2, rng);
+                out.push(format!("{pad}    {a} = {e}{end}"));
                 if lang == Lang::Java {
                     out.push(format!("{pad}}}"));
                 }
