@@ -80,8 +80,8 @@ pub fn fragments(a: &Prepared, b: &Prepared, shared: &HashSet<u64>) -> Vec<Fragm
     for f in found {
         let ra = f.a as usize..(f.a + f.len) as usize;
         let rb = f.b as usize..(f.b + f.len) as usize;
-        let clash = used_a.get(ra.clone()).is_none_or(|s| s.iter().any(|u| *u))
-            || used_b.get(rb.clone()).is_none_or(|s| s.iter().any(|u| *u));
+        let clash = used_a.get(ra.clone()).map_or(true, |s| s.iter().any(|u| *u))
+            || used_b.get(rb.clone()).map_or(true, |s| s.iter().any(|u| *u));
         if clash {
             continue;
         }

@@ -122,12 +122,9 @@ pub fn lex(source: &str, lang: Lang) -> Vec<Token> {
         let start = i;
         let start_line = line;
         let kind;
-        if c == b'#' && lang == Lang::Python {
-            while i < n && bytes[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        } else if c == b'/' && lang == Lang::Java && bytes.get(i + 1) == Some(&b'/') {
+        let python_comment = c == b'#' && lang == Lang::Python;
+        let java_comment = c == b'/' && lang == Lang::Java && bytes.get(i + 1) == Some(&b'/');
+        if python_comment || java_comment {
             while i < n && bytes[i] != b'\n' {
                 i += 1;
             }

@@ -41,10 +41,10 @@ pub fn prepare(files: &[Source], k: usize, window: usize, passes: Passes) -> Pre
         out.prints.extend(winnow(&hashes, window, base as u32));
         out.kgrams.extend(&hashes);
         // Keep `kgrams` aligned with positions: a file's last k-1 symbols start no k-gram.
-        out.kgrams.extend(std::iter::repeat_n(0, file_syms.len() - hashes.len()));
+        out.kgrams.extend(std::iter::repeat(0).take(file_syms.len() - hashes.len()));
         out.syms.extend(file_syms);
         out.lines.extend(syms.iter().map(|s| s.line));
-        out.files.extend(std::iter::repeat_n(u16::try_from(index).unwrap_or(u16::MAX), syms.len()));
+        out.files.extend(std::iter::repeat(u16::try_from(index).unwrap_or(u16::MAX)).take(syms.len()));
     }
     out
 }

@@ -50,7 +50,7 @@ pub fn winnow(hashes: &[u64], window: usize, base: u32) -> Vec<Print> {
             }
         }
         let pos = base.saturating_add(best as u32);
-        if out.last().is_none_or(|p| p.pos != pos) {
+        if out.last().map_or(true, |p| p.pos != pos) {
             out.push(Print { hash: hashes[best], pos });
         }
     }
