@@ -17,4 +17,5 @@ pub mod referee;
 pub mod reference;
 pub mod rng;
 pub mod search;
+pub mod similar;
 pub mod visible;

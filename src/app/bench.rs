@@ -15,6 +15,7 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
         BenchTarget::Harness => super::bench_harness::run(args, out, err),
         BenchTarget::Scale => super::bench_scale::run(args, out, err),
         BenchTarget::Exercise => super::exercise::bench::run(args, out, err),
+        BenchTarget::Similar => super::bench_similar::run(args, out, err),
         BenchTarget::Mancala => engine("mancala", crate::game::mancala::engine::bench::bench, args, out, err),
         BenchTarget::Othello => engine("othello", crate::game::othello::agent::bench::bench, args, out, err),
     }

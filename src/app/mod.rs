@@ -5,6 +5,7 @@ pub mod arena;
 pub mod bench;
 mod bench_harness;
 mod bench_scale;
+mod bench_similar;
 pub mod check;
 pub mod class_report;
 pub mod classroom50;
@@ -23,6 +24,7 @@ pub mod reach;
 pub mod sandbox;
 pub mod shard;
 pub mod shown_stderr;
+pub mod similar;
 pub mod takestones;
 pub mod verify;
 

@@ -60,6 +60,7 @@ fn main() -> ExitCode {
             Command::Gradescope(command) => app::gradescope::run(command, &mut out, &mut err),
             Command::Prairielearn(args) => app::prairielearn::run(args, &mut out, &mut err),
             Command::Exercise(command) => app::exercise::run(command, &mut out, &mut err),
+            Command::Similar(args) => app::similar::run(args, &mut out, &mut err),
         };
         let _ = out.flush();
         code

@@ -121,6 +121,49 @@ pub enum Command {
     /// grade` the answer files (misconceptions named), `exercise check` an answer file's form.
     #[command(subcommand)]
     Exercise(ExerciseCommand),
+    /// How alike a class's hand-ins are, the course's template left out: pairs.csv, clusters.csv, students.csv
+    /// and report.html with the shared fragments side by side. It shows similarity; it accuses no one.
+    Similar(SimilarArgs),
+}
+
+/// `referee similar`.
+#[derive(Debug, Clone, Args)]
+pub struct SimilarArgs {
+    /// The class folder: one folder or .zip per student, as for `grade`.
+    #[arg(long)]
+    pub submissions: std::path::PathBuf,
+    /// The course's template (starter code) as a folder or .zip: what it holds is never counted as shared.
+    #[arg(long)]
+    pub template: Option<std::path::PathBuf>,
+    /// Which source files are compared; `auto` takes the language most hand-ins have.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub lang: SimilarLang,
+    /// Where the results go (created).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Pairs below this similarity (0 to 1) are not listed [default: 0.25].
+    #[arg(long)]
+    pub floor: Option<f64>,
+    /// Pairs at or above this similarity link students into clusters [default: 0.5].
+    #[arg(long)]
+    pub cluster: Option<f64>,
+    /// Tokens per k-gram [default: 12].
+    #[arg(long)]
+    pub k: Option<usize>,
+    /// Winnowing window in k-grams [default: 8].
+    #[arg(long)]
+    pub window: Option<usize>,
+}
+
+/// The languages `referee similar` compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SimilarLang {
+    /// `.java` files.
+    Java,
+    /// `.py` files.
+    Python,
+    /// The language most hand-ins have.
+    Auto,
 }
 
 /// `referee perft GAME`.
@@ -654,6 +697,9 @@ pub enum BenchTarget {
     /// Written problems: `exercise make` and `exercise grade` on a synthetic class of --students (the target is
     /// 1,500), -j --jobs, and how many of their variants and answer keys are distinct.
     Exercise,
+    /// `referee similar` on a generated class of --students (the target is 1,500) Java hand-ins of about 300
+    /// lines, some of them disguised copies: time, peak memory, pairs.
+    Similar,
 }
 
 /// Which Take-Stones board the benchmark runs on.

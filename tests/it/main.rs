@@ -63,6 +63,7 @@ mod render;
 mod sandbox;
 mod scores;
 mod shard;
+mod similar;
 mod snapshots;
 mod student_view;
 mod terminal;

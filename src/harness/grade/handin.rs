@@ -47,6 +47,23 @@ pub fn fingerprint(path: &Path) -> io::Result<String> {
     Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
+/// The regular files of the hand-in at `path` (a folder or a `.zip`), as [`fingerprint`] reads them: relative
+/// `/`-separated paths (sorted) and contents (read up to the unpacking limit in all, for a folder).
+///
+/// # Errors
+/// An unreadable file or folder, or a zip that cannot be read as an archive.
+pub fn files(path: &Path) -> io::Result<Vec<(String, Vec<u8>)>> {
+    super::workspace::readable_kind(path)?;
+    let mut files = Vec::new();
+    if path.is_dir() {
+        collect_folder(path, "", &mut files)?;
+    } else {
+        files = collect_zip(path).map_err(|e| io::Error::other(format!("not a readable zip archive: {e}")))?;
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(files)
+}
+
 fn is_junk(name: &str) -> bool {
     name == "__MACOSX" || name == ".DS_Store"
 }
