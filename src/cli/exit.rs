@@ -288,6 +288,18 @@ pub const COMMANDS: &[Codes] = &[
             (USAGE, "the file cannot be read"),
         ],
     },
+    Codes {
+        command: "referee similar",
+        codes: &[
+            (SUCCESS, "compared (whatever it found: similarity is evidence for the TA, not a verdict)"),
+            (USAGE, "bad arguments or an unreadable class folder"),
+            (INTERNAL, "an output could not be written"),
+        ],
+    },
+    Codes {
+        command: "referee perft othello",
+        codes: &[(SUCCESS, "counted"), (USAGE, "bad arguments"), (INTERNAL, "output could not be written")],
+    },
 ];
 
 /// The codes of `command` (its path, e.g. `"referee grade mancala"`), if it is one of [`COMMANDS`].

@@ -239,4 +239,3 @@ fn large_array_boards_agree_with_the_oracle() {
         check_against_oracle::<Grid>(n, &choices).unwrap();
     }
 }
-
