@@ -434,11 +434,10 @@ fn print_divergence(d: &Divergence, accept: &[Reading], shown: &Shown<'_>, out: 
             let _ = writeln!(out, "  {line}");
         }
         if let Some(proof) = &located.proof {
-            let others = proof.cases.len().saturating_sub(1);
             let _ = writeln!(
                 out,
-                "  proof: the reference with {} reproduces your output on all {} cases run (the shrunk case and \
-                 {others} others; {} of them differ from the spec){}",
+                "  proof: the reference with {} reproduces your output on all {} cases run that printed (the \
+                 smallest first; {} of them differ from the spec){}",
                 proof.changes.join(" and "),
                 proof.cases.len(),
                 proof.differing,

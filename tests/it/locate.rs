@@ -276,9 +276,7 @@ mutant_tests! {
         ["max-strict-cut-stats", "max-strict-cut-trace"],
     a_strict_cut_on_the_min_side_only_is_located_in_the_cut_condition:
         ["min-strict-cut-stats", "min-strict-cut-trace"],
-    // Its smallest diverging case (`3 0 0`) prints nothing, and a proof is not attempted on a case without output:
-    // the tool names no part (the symptom only: no false accusation), but the first-move rule is not located yet.
-    #[ignore = "known gap (issue 34): the proof does not yet use the cases that printed when the smallest printed nothing"]
+    // Its smallest diverging case (`3 0 0`) prints nothing: the proof leads with the smallest case that printed.
     a_first_move_rule_with_integer_division_is_located_in_the_first_move_not_the_counters:
         ["first-move-int-div-stats", "first-move-int-div-trace"],
 }

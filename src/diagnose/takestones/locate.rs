@@ -274,15 +274,31 @@ pub fn locate(
         ran
     };
     let candidates = candidates(edition, &mut run, shrunk);
-    let Some((sp, sd, Ran::Printed(printed))) = shrunk else {
-        return Findings { symptoms: candidates, ..Findings::default() };
-    };
-    let mut cases = vec![Case { position: sp.clone(), depth: sd, printed: printed.clone() }];
-    cases.extend(also.iter().cloned());
-    cases.extend(seen.into_iter().filter_map(|((position, depth), ran)| match ran {
+    let mut ran: Vec<Case> = also.to_vec();
+    ran.extend(seen.into_iter().filter_map(|((position, depth), ran)| match ran {
         Ran::Printed(printed) => Some(Case { position, depth, printed }),
         Ran::Failed(_) => None,
     }));
+    // The proof leads with the smallest diverging case; when that printed nothing (a first-move rule that finds no
+    // move there), with the smallest case that printed something the spec does not accept. Every case that printed
+    // takes part either way.
+    let lead = match shrunk {
+        Some((p, d, Ran::Printed(printed))) => Some(Case { position: p.clone(), depth: d, printed: printed.clone() }),
+        Some(_) => ran
+            .iter()
+            .filter(|c| {
+                accepted(&c.position, c.depth, edition).is_some_and(|a| !a.iter().any(|(t, _)| *t == c.printed))
+            })
+            .min_by_key(|c| (c.position.n(), c.depth))
+            .cloned(),
+        None => None,
+    };
+    let Some(lead) = lead else {
+        return Findings { symptoms: candidates, ..Findings::default() };
+    };
+    let (sp, sd, printed) = (&lead.position, lead.depth, &lead.printed);
+    let mut cases = vec![lead.clone()];
+    cases.extend(ran);
     let proven = prove(edition, &cases);
     let mut findings = Findings { tried: proven.tried, cases: proven.cases, ..Findings::default() };
     if proven.sets.is_empty() {
