@@ -147,7 +147,7 @@ pub struct SimilarArgs {
     /// Pairs at or above this similarity link students into clusters [default: 0.5].
     #[arg(long)]
     pub cluster: Option<f64>,
-    /// Tokens per k-gram [default: 12].
+    /// Tokens per k-gram [default: 15].
     #[arg(long)]
     pub k: Option<usize>,
     /// Winnowing window in k-grams [default: 8].

@@ -29,7 +29,7 @@ pub struct Params {
 
 impl Default for Params {
     fn default() -> Params {
-        Params { k: 12, window: 8, floor: 0.25, common_share: 0.2, cluster: 0.5, passes: Passes::default() }
+        Params { k: 15, window: 8, floor: 0.25, common_share: 0.2, cluster: 0.5, passes: Passes::default() }
     }
 }
 
