@@ -228,8 +228,13 @@ mod tests {
     use super::*;
     use crate::harness::model::Status;
 
-    fn case(score: f64, max: f64) -> CaseResult {
-        case_q(Points::from_f64(score), Points::from_f64(max))
+    /// Exact decimal points, as a rubric writes them.
+    fn p(text: &str) -> Points {
+        Points::parse_decimal(text).unwrap()
+    }
+
+    fn case(score: &str, max: &str) -> CaseResult {
+        case_q(p(score), p(max))
     }
 
     fn case_q(score: Points, max: Points) -> CaseResult {
@@ -239,21 +244,21 @@ mod tests {
 
     #[test]
     fn whole_points_stay_and_fractions_scale_by_ten() {
-        assert_eq!(scale(&[case(1.0, 1.0), case(0.0, 2.0)]), 1);
-        assert_eq!(scale(&[case(0.5, 0.5), case(0.0, 1.0)]), 10);
-        assert_eq!(scale(&[case(0.0, 0.25)]), 100);
+        assert_eq!(scale(&[case("1.0", "1.0"), case("0.0", "2.0")]), 1);
+        assert_eq!(scale(&[case("0.5", "0.5"), case("0.0", "1.0")]), 10);
+        assert_eq!(scale(&[case("0.0", "0.25")]), 100);
         assert_eq!(scale(&[case_q(Points::ZERO, Points::fraction(1, 3))]), 10_000);
     }
 
     #[test]
     fn partial_credit_on_whole_point_cases_is_kept() {
         // A known reporter made 0.849 of a point 1; whole points alone would make it 0.
-        assert_eq!(scale(&[case(0.849, 1.0), case(2.0, 2.0)]), 10_000);
-        assert_eq!(scale(&[case(0.3, 1.0)]), 10_000);
+        assert_eq!(scale(&[case("0.849", "1.0"), case("2.0", "2.0")]), 10_000);
+        assert_eq!(scale(&[case("0.3", "1.0")]), 10_000);
         assert_eq!(scale(&[case_q(Points::fraction(2, 3), Points::whole(1))]), 10_000);
         // Per-line credit shown by any case fixes the factor, whatever this student earned.
-        let full_lines = CaseResult { lines_matched: Some((6, 6)), ..case(1.0, 1.0) };
-        assert_eq!(scale(&[full_lines, case(0.0, 2.0)]), 10_000);
+        let full_lines = CaseResult { lines_matched: Some((6, 6)), ..case("1.0", "1.0") };
+        assert_eq!(scale(&[full_lines, case("0.0", "2.0")]), 10_000);
         assert_eq!(whole(Points::fraction(2, 3).share(10_000, 1)), 6666);
     }
 
@@ -264,8 +269,8 @@ mod tests {
             id: "a".into(),
             source: String::new(),
             build: None,
-            cases: vec![case_q(Points::from_f64(0.33332), third)],
-            score: Points::from_f64(0.33332),
+            cases: vec![case_q(p("0.33332"), third)],
+            score: p("0.33332"),
             max_score: third,
             run: String::new(),
             fingerprint: String::new(),
@@ -279,8 +284,9 @@ mod tests {
 
     #[test]
     fn partial_credit_rounds_down() {
-        assert_eq!(whole(Points::from_f64(0.849).share(10, 1)), 8);
-        assert_eq!(whole(Points::from_f64(0.1) + Points::from_f64(0.2) + Points::from_f64(0.7)), 1);
+        assert_eq!(whole(p("0.849").share(10, 1)), 8);
+        assert_eq!(whole(p("0.1") + p("0.2") + p("0.7")), 1);
+        // A suite file's number is read to nine decimals (the one place a float enters): 2.9999999999 is 3.
         assert_eq!(whole(Points::from_f64(2.9999999999)), 3);
         assert_eq!(whole(Points::fraction(29_999_999, 10_000_000)), 2);
         assert_eq!(whole(Points::whole(-1)), 0);
