@@ -121,6 +121,14 @@ const PYTHON_KEYWORDS: &[&str] = &[
     "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", "self",
 ];
 
+/// Whether `word` is one of `lang`'s keywords as normalisation reads them (Python's `self` among them).
+pub(crate) fn is_keyword(word: &str, lang: Lang) -> bool {
+    match lang {
+        Lang::Java => JAVA_KEYWORDS.contains(&word),
+        Lang::Python => PYTHON_KEYWORDS.contains(&word),
+    }
+}
+
 /// A token after the first pass: its symbol, the name it stands for (a hash; 0 for non-names), its line.
 #[derive(Clone, Copy, Debug)]
 struct Tok {

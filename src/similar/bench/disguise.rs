@@ -135,62 +135,9 @@ pub fn disguise(source: &str, lang: Lang, what: &Disguise, rng: &mut Rng) -> Str
     out
 }
 
+/// Words the disguiser never renames: the language's keywords (`self` is only a name in Python: it may be renamed).
 fn is_keyword(word: &str, lang: Lang) -> bool {
-    let java = [
-        "abstract",
-        "boolean",
-        "break",
-        "byte",
-        "case",
-        "catch",
-        "char",
-        "class",
-        "continue",
-        "default",
-        "do",
-        "double",
-        "else",
-        "extends",
-        "final",
-        "finally",
-        "float",
-        "for",
-        "if",
-        "implements",
-        "import",
-        "int",
-        "interface",
-        "long",
-        "new",
-        "package",
-        "private",
-        "protected",
-        "public",
-        "return",
-        "short",
-        "static",
-        "super",
-        "switch",
-        "this",
-        "throw",
-        "throws",
-        "try",
-        "void",
-        "while",
-        "var",
-        "true",
-        "false",
-        "null",
-    ];
-    let python = [
-        "False", "None", "True", "and", "as", "assert", "break", "class", "continue", "def", "del", "elif", "else",
-        "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or",
-        "pass", "raise", "return", "try", "while", "with", "yield",
-    ];
-    match lang {
-        Lang::Java => java.contains(&word),
-        Lang::Python => python.contains(&word),
-    }
+    word != "self" && crate::similar::normalise::is_keyword(word, lang)
 }
 
 fn rename(source: &str, lang: Lang, rng: &mut Rng) -> String {
